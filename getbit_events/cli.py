@@ -1,0 +1,159 @@
+"""The ``getbit`` command: thin shells that parse options, call one library
+function and render its result. This is the one module that wires the core to
+``importers``, ``replay`` and ``reports``.
+
+Exit codes: 0 all good, 1 a game breaks the rules, 2 an input cannot be read
+or the command is misused.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from getbit_events.errors import GetbitError, InputError
+from getbit_events.record import RecordedGame
+from getbit_events.simulate import BOTS, simulate_games
+from getbit_events.validate import GameReport, validate_game
+
+__all__ = ["app", "main"]
+
+EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
+
+app = typer.Typer(
+    name="getbit",
+    help="Record, check, replay and study games of Get Bit!",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+def _files(paths: list[Path]) -> Iterator[Path]:
+    for path in paths:
+        if path.is_dir():
+            from importers import SUFFIXES
+
+            yield from sorted(p for p in path.rglob("*") if p.suffix.lower() in SUFFIXES)
+        elif path.exists():
+            yield path
+        else:
+            raise InputError(f"{path}: no such file or folder")
+
+
+def _read(path: Path) -> list[RecordedGame]:
+    from importers import read_file
+
+    return read_file(path)
+
+
+def _render(report: GameReport) -> None:
+    head = f"{report.source} game {report.game} (line {report.record.pos.line})"
+    if report.valid:
+        if report.finished:
+            result = f"{report.winner} wins"
+        else:
+            result = f"unfinished after {len(report.record.rounds)} rounds"
+        out.print(f"{escape(head)}: [green]ok[/green] ({escape(result)})")
+    else:
+        n = len(report.violations)
+        out.print(f"{escape(head)}: [red]{n} violation{'s' if n != 1 else ''}[/red]")
+        for v in report.violations:
+            out.print(f"  {escape(str(v))}")
+    for w in report.warnings:
+        out.print(f"  [yellow]warning[/yellow]: {escape(str(w))}")
+
+
+@app.command()
+def validate(
+    paths: Annotated[list[Path], typer.Argument(help="GBN files, or folders of them")],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="One JSON object per game, for programs")
+    ] = False,
+) -> None:
+    """Check recorded games against the rules; report every violation."""
+    code = EXIT_OK
+    counts = {"games": 0, "valid": 0, "invalid": 0, "unfinished": 0}
+    try:
+        files = list(_files(paths))
+    except InputError as exc:
+        err.print(escape(str(exc)))
+        raise typer.Exit(EXIT_UNREADABLE) from None
+    for path in files:
+        try:
+            games = _read(path)
+        except InputError as exc:
+            err.print(escape(str(exc)))
+            code = EXIT_UNREADABLE
+            continue
+        for game in games:
+            report = validate_game(game)
+            counts["games"] += 1
+            counts["valid" if report.valid else "invalid"] += 1
+            counts["unfinished"] += report.valid and not report.finished
+            if not report.valid and code == EXIT_OK:
+                code = EXIT_INVALID
+            if as_json:
+                sys.stdout.write(json.dumps(report.to_json(), ensure_ascii=False) + "\n")
+            else:
+                _render(report)
+    if not as_json:
+        out.print(
+            f"{counts['games']} games: {counts['valid']} valid "
+            f"({counts['unfinished']} unfinished), {counts['invalid']} with violations"
+        )
+    raise typer.Exit(code)
+
+
+@app.command()
+def simulate(
+    variant: Annotated[str, typer.Option(help="standard, three-player, two-player or shark")] = (
+        "standard"
+    ),
+    swimmers: Annotated[int, typer.Option(help="4 to 6 (standard and shark)")] = 4,
+    games: Annotated[int, typer.Option(help="how many games")] = 1,
+    seed: Annotated[int, typer.Option(help="same seed, same games")] = 0,
+    bot: Annotated[str, typer.Option(help=f"one of {', '.join(BOTS)}")] = "sensible",
+    memory: Annotated[bool, typer.Option(help="the memory variant (R16)")] = False,
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="write here, not to the screen")
+    ] = None,
+) -> None:
+    """Play complete games by the rules with seeded bots and write them as GBN."""
+    from importers.gbn import write_gbn
+
+    try:
+        text = write_gbn(simulate_games(games, variant, swimmers, seed, bot, memory))
+    except ValueError as exc:
+        err.print(f"getbit simulate: {escape(str(exc))}")
+        raise typer.Exit(EXIT_UNREADABLE) from None
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+
+
+# Each group of commands lives in its own module and registers itself here.
+for _module in ("cli_store", "cli_replay", "cli_stats"):
+    try:
+        _register = __import__(f"getbit_events.{_module}", fromlist=["register"]).register
+    except ModuleNotFoundError:
+        continue
+    _register(app)
+
+
+def main() -> None:
+    """Entry point of the ``getbit`` script: no traceback for bad input."""
+    try:
+        app()
+    except GetbitError as exc:
+        err.print(escape(str(exc)))
+        sys.exit(EXIT_UNREADABLE)

@@ -1,0 +1,223 @@
+"""Event classes: one small frozen attrs class per fact of a game, nothing else.
+
+Every event has a stable wire tag (``TYPE``) and a schema version (``VERSION``),
+the round it belongs to (0 for the set-up) and, where it came from a file, the
+position of the record line it came from.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import attrs
+
+__all__ = [
+    "EVENT_TYPES",
+    "CardChosen",
+    "CardsDiscarded",
+    "CardsRevealed",
+    "CardsTakenBack",
+    "Event",
+    "GameEnded",
+    "GameStarted",
+    "HungerLost",
+    "SharkCardPlayed",
+    "SharkCardsTakenBack",
+    "SourcePos",
+    "SwimmerBitten",
+    "SwimmerDevoured",
+    "SwimmerMoved",
+]
+
+
+@attrs.frozen
+class SourcePos:
+    """Where a fact was written: file, 1-based line and column."""
+
+    file: str
+    line: int
+    column: int = 1
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@attrs.frozen
+class GameStarted:
+    """The whole set-up: variant, memory, starting line (front first) and who plays what."""
+
+    TYPE: ClassVar[str] = "game-started"
+    VERSION: ClassVar[int] = 1
+    round: int
+    variant: str
+    memory: bool
+    line: tuple[str, ...]
+    hand_size: int
+    automaton: str | None = None
+    teams: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    shark: str | None = None
+    hunger: int = 0
+    tags: tuple[tuple[str, str], ...] = ()
+    pos: SourcePos | None = None
+
+
+@attrs.frozen
+class CardChosen:
+    """A swimmer (or the Shark) chose a card face down: who, not what."""
+
+    TYPE: ClassVar[str] = "card-chosen"
+    VERSION: ClassVar[int] = 1
+    round: int
+    who: str
+    pos: SourcePos | None = None
+
+
+@attrs.frozen
+class CardsRevealed:
+    """Every swimmer's card, revealed together; ``None`` for a swimmer with no card (R15)."""
+
+    TYPE: ClassVar[str] = "cards-revealed"
+    VERSION: ClassVar[int] = 1
+    round: int
+    cards: tuple[tuple[str, int | None], ...]
+    pos: SourcePos | None = None
+
+
+@attrs.frozen
+class SharkCardPlayed:
+    """The Shark's card, revealed with the swimmers' cards (R11)."""
+
+    TYPE: ClassVar[str] = "shark-card-played"
+    VERSION: ClassVar[int] = 1
+    round: int
+    shark: str
+    card: str
+    pos: SourcePos | None = None
+
+
+@attrs.frozen
+class SwimmerMoved:
+    """A swimmer swam to the front of the line: by its card (R4) or after a bite (R6)."""
+
+    TYPE: ClassVar[str] = "swimmer-moved"
+    VERSION: ClassVar[int] = 1
+    round: int
+    who: str
+    why: str = "card"
+    pos: SourcePos | None = None
+
+
+@attrs.frozen
+class SwimmerBitten:
+    """A swimmer lost one limb: to the bite (R6) or to a Shark card (R11)."""
+
+    TYPE: ClassVar[str] = "swimmer-bitten"
+    VERSION: ClassVar[int] = 1
+    round: int
+    who: str
+    limb: str
+    pos: SourcePos | None = None
+
+
+@attrs.frozen
+class SwimmerDevoured:
+    """A swimmer left the game: its last limb (R6) or the two-swimmer end (R8)."""
+
+    TYPE: ClassVar[str] = "swimmer-devoured"
+    VERSION: ClassVar[int] = 1
+    round: int
+    who: str
+    why: str = "last-limb"
+    pos: SourcePos | None = None
+
+
+@attrs.frozen
+class CardsTakenBack:
+    """A swimmer took its played cards back into its hand (R6, R7; R9 reshuffle)."""
+
+    TYPE: ClassVar[str] = "cards-taken-back"
+    VERSION: ClassVar[int] = 1
+    round: int
+    who: str
+    cards: tuple[int, ...]
+    pos: SourcePos | None = None
+
+
+@attrs.frozen
+class SharkCardsTakenBack:
+    """The Shark took its played Shark cards back (R12, R13)."""
+
+    TYPE: ClassVar[str] = "shark-cards-taken-back"
+    VERSION: ClassVar[int] = 1
+    round: int
+    cards: tuple[str, ...]
+    pos: SourcePos | None = None
+
+
+@attrs.frozen
+class HungerLost:
+    """The Shark missed and lost a hunger token (R12); ``left`` tokens remain."""
+
+    TYPE: ClassVar[str] = "hunger-lost"
+    VERSION: ClassVar[int] = 1
+    round: int
+    left: int
+    pos: SourcePos | None = None
+
+
+@attrs.frozen
+class CardsDiscarded:
+    """Exhaustion: each tied swimmer discarded the card it played, for good (R11)."""
+
+    TYPE: ClassVar[str] = "cards-discarded"
+    VERSION: ClassVar[int] = 1
+    round: int
+    cards: tuple[tuple[str, int], ...]
+    pos: SourcePos | None = None
+
+
+@attrs.frozen
+class GameEnded:
+    """The game is over: the winner, the ranking best first, and which ruling ended it."""
+
+    TYPE: ClassVar[str] = "game-ended"
+    VERSION: ClassVar[int] = 1
+    round: int
+    winner: str
+    ranking: tuple[str, ...]
+    why: str
+    pos: SourcePos | None = None
+
+
+Event = (
+    GameStarted
+    | CardChosen
+    | CardsRevealed
+    | SharkCardPlayed
+    | SwimmerMoved
+    | SwimmerBitten
+    | SwimmerDevoured
+    | CardsTakenBack
+    | SharkCardsTakenBack
+    | HungerLost
+    | CardsDiscarded
+    | GameEnded
+)
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.TYPE: cls
+    for cls in (
+        GameStarted,
+        CardChosen,
+        CardsRevealed,
+        SharkCardPlayed,
+        SwimmerMoved,
+        SwimmerBitten,
+        SwimmerDevoured,
+        CardsTakenBack,
+        SharkCardsTakenBack,
+        HungerLost,
+        CardsDiscarded,
+        GameEnded,
+    )
+}

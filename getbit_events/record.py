@@ -1,0 +1,96 @@
+"""A recorded game as read from a file, before any rule is applied.
+
+Every importer (GBN, CSV, JSON Lines) produces these; the validator turns them
+into events. Names are kept as written; the validator matches them ignoring case.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from getbit_events.events import SourcePos
+
+__all__ = [
+    "RecordedGame",
+    "RecordedOutcome",
+    "RecordedPlay",
+    "RecordedRound",
+    "RecordedTag",
+    "Violation",
+]
+
+
+@attrs.frozen
+class Violation:
+    """One problem found in a record: where, which round, what code and why."""
+
+    code: str
+    message: str
+    pos: SourcePos
+    round: int | None = None
+    rule: str | None = None
+
+    def __str__(self) -> str:
+        where = f"round {self.round}: " if self.round is not None else ""
+        return f"{self.pos}: {where}{self.message} [{self.code}]"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "line": self.pos.line,
+            "column": self.pos.column,
+            "round": self.round,
+            "code": self.code,
+            "rule": self.rule,
+            "message": self.message,
+        }
+
+
+@attrs.frozen
+class RecordedTag:
+    name: str
+    value: str
+    pos: SourcePos
+
+
+@attrs.frozen
+class RecordedPlay:
+    """``NAME CARD``: ``card`` is as written: a number, ``-``, or a Shark card name."""
+
+    name: str
+    card: str
+    pos: SourcePos
+
+
+@attrs.frozen
+class RecordedOutcome:
+    """One stated outcome: ``kind`` is bit, out, miss, hunger, discard, refresh or line."""
+
+    kind: str
+    pos: SourcePos
+    names: tuple[str, ...] = ()
+    limb: str | None = None
+    number: int | None = None
+    cards: tuple[tuple[str, str], ...] = ()
+
+
+@attrs.frozen
+class RecordedRound:
+    """One round line; ``index`` is its position in the game (1 for the first)."""
+
+    index: int
+    number: int
+    pos: SourcePos
+    plays: tuple[RecordedPlay, ...]
+    outcomes: tuple[RecordedOutcome, ...] = ()
+
+
+@attrs.frozen
+class RecordedGame:
+    """One game of a file: its tags and rounds, or the syntax errors that spoil it."""
+
+    source: str
+    index: int
+    pos: SourcePos
+    tags: tuple[RecordedTag, ...] = ()
+    rounds: tuple[RecordedRound, ...] = ()
+    syntax_errors: tuple[Violation, ...] = ()

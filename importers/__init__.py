@@ -1,0 +1,34 @@
+"""Readers (and writers) of the record formats: GBN, JSON Lines events, CSV rounds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from getbit_events.errors import InputError
+from getbit_events.record import RecordedGame
+
+__all__ = ["FORMATS", "SUFFIXES", "read_file"]
+
+#: format name -> the file endings ``--format auto`` takes for it
+FORMATS: dict[str, tuple[str, ...]] = {"gbn": (".gbn",)}
+SUFFIXES: tuple[str, ...] = tuple(s for suffixes in FORMATS.values() for s in suffixes)
+
+
+def detect(path: Path) -> str:
+    """The format of ``path`` by its ending (InputError when none fits)."""
+    suffix = path.suffix.lower()
+    for name, suffixes in FORMATS.items():
+        if suffix in suffixes:
+            return name
+    raise InputError(f"{path}: unknown file type {suffix!r}; use one of {', '.join(SUFFIXES)}")
+
+
+def read_file(path: str | Path, fmt: str = "auto", source: str | None = None) -> list[RecordedGame]:
+    """Every game recorded in ``path``, whatever its format."""
+    path = Path(path)
+    fmt = detect(path) if fmt == "auto" else fmt
+    if fmt == "gbn":
+        from importers.gbn import read_gbn_file
+
+        return read_gbn_file(path, source)
+    raise InputError(f"{path}: unknown format {fmt!r}; use one of {', '.join(FORMATS)}")

@@ -1,0 +1,338 @@
+"""GBN, the Get Bit! Notation (``GBN.md``): reading records and writing them back.
+
+The reader is forgiving in layout and strict in meaning: it checks only the
+format, keeps names as written, and leaves the rules to the validator. A syntax
+error spoils only the game it is in; every other game of the file is read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from getbit_events.errors import InputError
+from getbit_events.events import (
+    CardsDiscarded,
+    CardsRevealed,
+    CardsTakenBack,
+    Event,
+    GameStarted,
+    HungerLost,
+    SharkCardPlayed,
+    SourcePos,
+    SwimmerBitten,
+    SwimmerDevoured,
+)
+from getbit_events.record import (
+    RecordedGame,
+    RecordedOutcome,
+    RecordedPlay,
+    RecordedRound,
+    RecordedTag,
+    Violation,
+)
+from getbit_events.reducer import apply
+from getbit_events.rules import LIMBS, SHARK_CARDS
+from getbit_events.state import GameState
+
+__all__ = ["decode", "read_gbn", "read_gbn_file", "write_gbn"]
+
+_TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(?:#.*)?$')
+_ROUND = re.compile(r"(\d+)\s*\.")
+_SHARK = frozenset(SHARK_CARDS)
+_LIMBS = frozenset(LIMBS)
+_OUTCOMES = "bit, out, miss, hunger, discard, refresh or line"
+
+
+def decode(data: bytes, source: str) -> str:
+    """UTF-8 text with any byte-order mark dropped; a clear error naming the line otherwise."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise InputError(
+            f"{source}:{line}:{column}: not UTF-8 text (byte 0x{data[exc.start]:02x})"
+        ) from None
+    nul = text.find("\0")
+    if nul >= 0:
+        line = text.count("\n", 0, nul) + 1
+        column = nul - (text.rfind("\n", 0, nul) + 1) + 1
+        raise InputError(f"{source}:{line}:{column}: a NUL byte; this is not a text file")
+    return text
+
+
+def read_gbn_file(path: str | Path, source: str | None = None) -> list[RecordedGame]:
+    """Read every game of a GBN file (raises InputError when it is not readable text)."""
+    path = Path(path)
+    name = source if source is not None else str(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    return read_gbn(decode(data, name), name)
+
+
+def read_gbn(text: str, source: str = "<text>") -> list[RecordedGame]:
+    """Every game in ``text``, in order; games with syntax errors carry them."""
+    return list(_Reader(source).games(text))
+
+
+class _Reader:
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.index = 0
+        self._reset(None)
+
+    def _reset(self, start: SourcePos | None) -> None:
+        self.start = start
+        self.tags: list[RecordedTag] = []
+        self.rounds: list[RecordedRound] = []
+        self.errors: list[Violation] = []
+
+    def _game(self) -> RecordedGame:
+        assert self.start is not None
+        self.index += 1
+        return RecordedGame(
+            self.source,
+            self.index,
+            self.start,
+            tuple(self.tags),
+            tuple(self.rounds),
+            tuple(self.errors),
+        )
+
+    def games(self, text: str) -> Iterator[RecordedGame]:
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        for number, raw in enumerate(text.split("\n"), 1):
+            line = raw[:-1] if raw.endswith("\r") else raw
+            body = line.lstrip()
+            if not body or body.startswith("#"):
+                continue
+            indent = len(line) - len(body)
+            pos = SourcePos(self.source, number, indent + 1)
+            if body.startswith("["):
+                if self.rounds:  # a tag after a round line starts the next game
+                    yield self._game()
+                    self._reset(None)
+                if self.start is None:
+                    self.start = pos
+                self._tag(body, pos)
+                continue
+            body = body.split("#", 1)[0].rstrip()
+            if self.start is None:
+                self.start = pos
+            self._round(body, number, indent)
+        if self.start is not None:
+            yield self._game()
+
+    def _error(self, message: str, line: int, column: int, rnd: int | None) -> None:
+        self.errors.append(
+            Violation("syntax", message, SourcePos(self.source, line, column), rnd)
+        )
+
+    def _tag(self, body: str, pos: SourcePos) -> None:
+        m = _TAG.match(body)
+        if m is None:
+            self._error(
+                'expected a tag: [Name "value"] (a quote inside the value is written \\")',
+                pos.line,
+                pos.column,
+                None,
+            )
+            return
+        value = re.sub(r"\\(.)", r"\1", m.group(2))
+        self.tags.append(RecordedTag(m.group(1), value, pos))
+
+    def _round(self, body: str, number: int, indent: int) -> None:
+        index = len(self.rounds) + 1
+        m = _ROUND.match(body)
+        if m is None:
+            self._error(
+                'expected a tag [Name "value"] or a round "N. NAME CARD, ..."',
+                number,
+                indent + 1,
+                None,
+            )
+            return
+        pos = SourcePos(self.source, number, indent + 1)
+        ok = True
+        plays: list[RecordedPlay] = []
+        outcomes: list[RecordedOutcome] = []
+        offset = indent + m.end()
+        parts = body[m.end() :].split(";")
+        for k, part in enumerate(parts):
+            items = [part] if k else part.split(",")
+            for item in items:
+                text = item.strip()
+                column = offset + (len(item) - len(item.lstrip())) + 1
+                offset += len(item) + 1
+                where = SourcePos(self.source, number, column)
+                if k == 0:
+                    play = self._play(text, where, index)
+                    ok = ok and play is not None
+                    if play is not None:
+                        plays.append(play)
+                else:
+                    outcome = self._outcome(text, where, index)
+                    ok = ok and outcome is not None
+                    if outcome is not None:
+                        outcomes.append(outcome)
+        if ok:
+            self.rounds.append(
+                RecordedRound(index, int(m.group(1)), pos, tuple(plays), tuple(outcomes))
+            )
+        else:  # keep the count of round lines right for later errors
+            self.rounds.append(RecordedRound(index, int(m.group(1)), pos, ()))
+
+    def _play(self, text: str, pos: SourcePos, rnd: int) -> RecordedPlay | None:
+        name, _, card = text.rpartition(" ")
+        name = name.strip()
+        if not name or not card:
+            what = "a play" if text else "a play after the round number"
+            self._error(
+                f"expected {what}: NAME CARD, e.g. 'Anne 3', 'Anne -' or 'Jaws any-limb',"
+                f" not {text!r}",
+                pos.line,
+                pos.column,
+                rnd,
+            )
+            return None
+        folded = card.casefold()
+        if not (card.isdigit() or card == "-" or folded in _SHARK):
+            self._error(
+                f"expected a card after {name}: 1 to 7, '-' or a Shark card "
+                f"({', '.join(SHARK_CARDS)}), not {card!r}",
+                pos.line,
+                pos.column + len(text) - len(card),
+                rnd,
+            )
+            return None
+        return RecordedPlay(name, folded if folded in _SHARK else card, pos)
+
+    def _outcome(self, text: str, pos: SourcePos, rnd: int) -> RecordedOutcome | None:
+        keyword, _, rest = text.partition(" ")
+        keyword = keyword.casefold()
+        rest = rest.strip()
+        if keyword == "bit" and rest:
+            name, _, limb = rest.rpartition(" ")
+            if name.strip() and limb.casefold() in _LIMBS:
+                return RecordedOutcome("bit", pos, (name.strip(),), limb.casefold())
+            return RecordedOutcome("bit", pos, (rest,))
+        if keyword == "out" and rest:
+            return RecordedOutcome("out", pos, (rest,))
+        if keyword == "miss" and not rest:
+            return RecordedOutcome("miss", pos)
+        if keyword == "hunger" and rest.isdigit():
+            return RecordedOutcome("hunger", pos, number=int(rest))
+        if keyword in ("refresh", "line") and rest:
+            names = tuple(n.strip() for n in rest.split(","))
+            if all(names):
+                return RecordedOutcome(keyword, pos, names)
+        if keyword == "discard" and rest:
+            cards = []
+            for item in rest.split(","):
+                name, _, value = item.strip().rpartition(" ")
+                if not name.strip() or not value.isdigit():
+                    break
+                cards.append((name.strip(), value))
+            else:
+                return RecordedOutcome("discard", pos, cards=tuple(cards))
+        if keyword in ("bit", "out", "miss", "hunger", "discard", "refresh", "line"):
+            forms = {
+                "bit": "bit NAME [LIMB]",
+                "out": "out NAME",
+                "miss": "miss",
+                "hunger": "hunger K",
+                "discard": "discard NAME VALUE, ...",
+                "refresh": "refresh NAME, ...",
+                "line": "line NAME, NAME, ...",
+            }
+            message = f"expected '{forms[keyword]}', not {text!r}"
+        else:
+            message = f"expected an outcome ({_OUTCOMES}), not {text!r}"
+        self._error(message, pos.line, pos.column, rnd)
+        return None
+
+
+# -- writing -------------------------------------------------------------------
+
+
+def _quote(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def write_gbn(games: Iterable[Iterable[Event]], outcomes: bool = True) -> str:
+    """Canonical GBN for complete event streams, one game after another.
+
+    With ``outcomes`` every outcome is stated (limbs, take-backs, the line),
+    so the record checks itself; without, only the cards are written.
+    """
+    return "\n".join(_write_game(list(events), outcomes) for events in games)
+
+
+def _write_game(events: list[Event], outcomes: bool) -> str:
+    setup = events[0]
+    if not isinstance(setup, GameStarted):
+        raise ValueError("a game's events start with game-started")
+    out = [f"[{k} {_quote(v)}]" for k, v in setup.tags]
+    out.append(f"[Line {_quote(', '.join(setup.line))}]")
+    if setup.variant != "standard":
+        out.append(f"[Variant {_quote(setup.variant)}]")
+    if setup.memory:
+        out.append('[Memory "on"]')
+    if setup.automaton:
+        out.append(f"[Automaton {_quote(setup.automaton)}]")
+    if setup.teams:
+        teams = "; ".join(f"{p}: {', '.join(t)}" for p, t in setup.teams)
+        out.append(f"[Teams {_quote(teams)}]")
+    if setup.shark:
+        out.append(f"[Shark {_quote(setup.shark)}]")
+    winner_at = len(out)
+    out.append("")
+    state = apply(None, setup)
+    rnd: list[Event] = []
+    for event in events[1:]:
+        if rnd and event.round != rnd[0].round:
+            out.append(_write_round(rnd, state, outcomes))
+            rnd = []
+        state = apply(state, event)
+        rnd.append(event)
+    if rnd:
+        out.append(_write_round(rnd, state, outcomes))
+    if state.winner is not None:
+        out.insert(winner_at, f"[Winner {_quote(state.winner)}]")
+    return "\n".join(out) + "\n"
+
+
+def _write_round(events: list[Event], state: GameState, outcomes: bool) -> str:
+    r = events[0].round
+    plays: list[str] = []
+    said: list[str] = []
+    bitten: set[str] = set()
+    refresh: list[str] = []
+    for e in events:
+        if isinstance(e, CardsRevealed):
+            plays.extend(f"{n} {'-' if v is None else v}" for n, v in e.cards)
+        elif isinstance(e, SharkCardPlayed):
+            plays.append(f"{e.shark} {e.card}")
+        elif isinstance(e, SwimmerBitten):
+            bitten.add(e.who)
+            said.append(f"bit {e.who} {e.limb}")
+        elif isinstance(e, SwimmerDevoured):
+            said.append(f"out {e.who}")
+        elif isinstance(e, HungerLost):
+            said.extend(("miss", f"hunger {e.left}"))
+        elif isinstance(e, CardsDiscarded):
+            said.append("discard " + ", ".join(f"{n} {v}" for n, v in e.cards))
+        elif isinstance(e, CardsTakenBack) and e.who not in bitten:
+            refresh.append(e.who)
+    if refresh:
+        said.append("refresh " + ", ".join(refresh))
+    said.append("line " + ", ".join(state.line))
+    text = f"{r}. " + ", ".join(plays)
+    if outcomes:
+        text += "".join(f" ; {s}" for s in said)
+    return text
