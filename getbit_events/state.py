@@ -10,7 +10,7 @@ from getbit_events.rules import LIMBS, SHARK_CARDS
 __all__ = ["GameState", "SharkState", "SwimmerState", "initial_state"]
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class SwimmerState:
     """One swimmer: limbs left, hand, cards on the table (play order) and discards."""
 
@@ -23,7 +23,7 @@ class SwimmerState:
     devoured: bool = False
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class SharkState:
     """The Shark player's hand, played Shark cards and hunger tokens (R2, R11-R14)."""
 
@@ -33,7 +33,7 @@ class SharkState:
     hunger: int = 0
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class GameState:
     """Everything about a game at one step.
 

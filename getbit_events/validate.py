@@ -40,7 +40,7 @@ from getbit_events.record import (
     RecordedTag,
     Violation,
 )
-from getbit_events.reducer import apply
+from getbit_events.reducer import Fold
 from getbit_events.state import GameState, initial_state
 
 __all__ = ["CODES", "GameReport", "validate_game", "validate_games"]
@@ -48,7 +48,6 @@ __all__ = ["CODES", "GameReport", "validate_game", "validate_games"]
 #: Every code the validator and the readers report, with what it means.
 CODES: dict[str, str] = {
     "syntax": "the line does not follow the record format",
-    "encoding": "the file is not UTF-8 text",
     "duplicate-tag": "a known tag is given twice",
     "missing-line": "the game has no Line tag",
     "bad-name": "a swimmer or player name is empty or holds a character names cannot hold",
@@ -61,7 +60,7 @@ CODES: dict[str, str] = {
     "duplicate-play": "a swimmer (or the Shark) plays twice in one round",
     "missing-play": "a swimmer still in the game (or the Shark) plays no card (R3, R11)",
     "card-not-in-hand": "a card that is not in the swimmer's hand (R1, R3, R11)",
-    "automaton-repeat": "the automated swimmer turns a card already turned since its reshuffle (R9)",
+    "automaton-repeat": "the automaton turns a card already turned since it reshuffled (R9)",
     "no-card-claimed": "a swimmer records no card while it holds cards (R15)",
     "wrong-card-kind": "a swimmer plays a Shark card, or the Shark a number",
     "shark-round-1": "the Shark plays a card in round 1 (R5)",
@@ -76,7 +75,7 @@ CODES: dict[str, str] = {
     "duplicate-outcome": "an outcome is stated twice in one round",
     "shark-only": "an outcome of the shark variant in another variant",
     "round-after-end": "a round recorded after the game ended (R17)",
-    "wrong-winner": "the Winner tag differs from the rules' winner, or the game is unfinished (R17)",
+    "wrong-winner": "the Winner tag is not the rules' winner, or the game is unfinished (R17)",
 }
 
 WARNING_CODES: dict[str, str] = {
@@ -212,6 +211,7 @@ class _Checker:
         if setup is not None:
             self.events.append(setup)
             state = initial_state(setup)
+            fold = Fold(state)
             for rnd in self.game.rounds:
                 self.round = rnd.index
                 if state.finished:  # R17: nothing is played after the end
@@ -223,7 +223,7 @@ class _Checker:
                         "R17",
                     )
                     continue
-                state = self.play_round(state, rnd)
+                state = self.play_round(fold, state, rnd)
             self.check_winner(state)
         return GameReport(
             self.game,
@@ -377,7 +377,7 @@ class _Checker:
 
     # -- a round ---------------------------------------------------------------
 
-    def play_round(self, state: GameState, rnd: RecordedRound) -> GameState:
+    def play_round(self, fold: Fold, state: GameState, rnd: RecordedRound) -> GameState:
         setup = state.setup
         r = state.round + 1
         pos = rnd.pos
@@ -388,27 +388,28 @@ class _Checker:
                 pos,
             )
         cards, shark_card = self.read_plays(state, rnd, r)
-        for name in state.line:
-            if cards.get(name) is not None:
-                self.events.append(CardChosen(r, name, pos))
-        if shark_card is not None and setup.shark is not None:
-            self.events.append(CardChosen(r, setup.shark, pos))
-        reveal: list[Event] = [
-            CardsRevealed(r, tuple((n, cards.get(n)) for n in state.line), pos)
-        ]
-        if shark_card is not None and setup.shark is not None:
-            reveal.append(SharkCardPlayed(r, setup.shark, shark_card, pos))
-        for event in reveal:
-            state = apply(state, event)
-        self.events.extend(reveal)
+        shark = setup.shark if shark_card is not None else None
+        played: list[Event] = [CardChosen(r, n, pos) for n in state.line if cards[n] is not None]
+        if shark is not None:
+            played.append(CardChosen(r, shark, pos))
+        played.append(CardsRevealed(r, tuple((n, cards[n]) for n in state.line), pos))
+        if shark is not None and shark_card is not None:
+            played.append(SharkCardPlayed(r, shark, shark_card, pos))
+        fold.extend(played)
+        self.events.extend(played)
+        revealed = fold.snapshot()
 
         limb_choice = {
             self.canon[o.names[0].casefold()]: o.limb
             for o in rnd.outcomes
             if o.kind == "bit" and o.limb and o.names and o.names[0].casefold() in self.canon
         }
-        outcome = rules.resolve_round(state, limb_choice, pos)
-        self.check_outcomes(state, rnd, outcome)
+        outcome = rules.resolve_round(revealed, limb_choice, pos)
+        fold.extend(outcome.events)
+        self.events.extend(outcome.events)
+        after = fold.snapshot()
+        if rnd.outcomes:
+            self.check_outcomes(revealed, after, rnd, outcome)
         if outcome.defaulted_limb is not None and outcome.back is not None:
             self.warnings.append(
                 Violation(
@@ -421,17 +422,11 @@ class _Checker:
                 )
             )
         for event in outcome.events:
-            state = apply(state, event)
-            self.note(event)
-        self.events.extend(outcome.events)
-        return state
-
-    def note(self, event: Event) -> None:
-        """Remember when limbs were lost and swimmers devoured, for messages."""
-        if isinstance(event, SwimmerBitten):
-            self.lost_in[(event.who, event.limb)] = event.round
-        elif isinstance(event, SwimmerDevoured):
-            self.devoured_in[event.who] = event.round
+            if isinstance(event, SwimmerBitten):
+                self.lost_in[(event.who, event.limb)] = r
+            elif isinstance(event, SwimmerDevoured):
+                self.devoured_in[event.who] = r
+        return after
 
     def read_plays(
         self, state: GameState, rnd: RecordedRound, r: int
@@ -579,7 +574,11 @@ class _Checker:
     # -- outcomes --------------------------------------------------------------
 
     def check_outcomes(
-        self, state: GameState, rnd: RecordedRound, outcome: rules.RoundOutcome
+        self,
+        state: GameState,
+        after: GameState,
+        rnd: RecordedRound,
+        outcome: rules.RoundOutcome,
     ) -> None:
         """Compare every stated outcome with what the rules say happened."""
         bites = [e for e in outcome.events if isinstance(e, SwimmerBitten)]
@@ -590,9 +589,6 @@ class _Checker:
         shark_took = any(isinstance(e, SharkCardsTakenBack) for e in outcome.events)
         ended = any(isinstance(e, GameEnded) for e in outcome.events)
         bitten = {b.who for b in bites}
-        after = state
-        for event in outcome.events:
-            after = apply(after, event)
         seen: set[str] = set()
         shark_variant = state.setup.variant == "shark"
         for o in rnd.outcomes:

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 from getbit_events.errors import InputError
 from getbit_events.record import RecordedGame
 
-__all__ = ["FORMATS", "SUFFIXES", "read_file"]
+__all__ = ["FORMATS", "SUFFIXES", "detect", "iter_file", "read_file"]
 
 #: format name -> the file endings ``--format auto`` takes for it
-FORMATS: dict[str, tuple[str, ...]] = {"gbn": (".gbn",)}
+FORMATS: dict[str, tuple[str, ...]] = {
+    "gbn": (".gbn",),
+    "jsonl": (".jsonl", ".ndjson"),
+    "csv": (".csv",),
+}
 SUFFIXES: tuple[str, ...] = tuple(s for suffixes in FORMATS.values() for s in suffixes)
 
 
@@ -23,12 +28,27 @@ def detect(path: Path) -> str:
     raise InputError(f"{path}: unknown file type {suffix!r}; use one of {', '.join(SUFFIXES)}")
 
 
-def read_file(path: str | Path, fmt: str = "auto", source: str | None = None) -> list[RecordedGame]:
-    """Every game recorded in ``path``, whatever its format."""
+def iter_file(
+    path: str | Path, fmt: str = "auto", source: str | None = None
+) -> Iterator[RecordedGame]:
+    """Every game recorded in ``path``, one at a time (JSON Lines logs are streamed)."""
     path = Path(path)
     fmt = detect(path) if fmt == "auto" else fmt
     if fmt == "gbn":
         from importers.gbn import read_gbn_file
 
-        return read_gbn_file(path, source)
+        return iter(read_gbn_file(path, source))
+    if fmt == "jsonl":
+        from importers.jsonl import iter_jsonl_file
+
+        return iter_jsonl_file(path, source)
+    if fmt == "csv":
+        from importers.csv_rounds import read_csv_file
+
+        return iter(read_csv_file(path, source))
     raise InputError(f"{path}: unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+
+
+def read_file(path: str | Path, fmt: str = "auto", source: str | None = None) -> list[RecordedGame]:
+    """Every game recorded in ``path``, whatever its format."""
+    return list(iter_file(path, fmt, source))

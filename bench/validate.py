@@ -1,0 +1,203 @@
+"""Validator and replay speed, as ratios to yardsticks timed in the same process.
+
+    python bench/validate.py [--games N] [--repeat R]
+
+(a) getbit-events reading and validating GBN text, in card plays per second,
+    against (d) python-chess reading and checking its own PGN games
+    (``chess.pgn.read_game``), in moves per second;
+(b) ``replay`` of the validated event streams (the trusted fold, a frozen
+    state per event), against (c) a bare loop folding the same events, as plain
+    dicts, into a mutable dict state; both in events per second.
+
+Goals: (a) >= 5x (d); (b) >= 20% of (c). The machines are noisy: only the
+ratios mean anything, and each timing is the best of ``--repeat`` runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import attrs  # noqa: E402
+
+from getbit_events.events import CardsRevealed, Event  # noqa: E402
+from getbit_events.reducer import replay  # noqa: E402
+from getbit_events.simulate import simulate_game  # noqa: E402
+from getbit_events.validate import validate_game  # noqa: E402
+from importers.gbn import read_gbn, write_gbn  # noqa: E402
+
+PGN_DIR = ROOT.parent / "shared" / "pgn"
+VARIANTS = [
+    ("standard", 4),
+    ("standard", 5),
+    ("standard", 6),
+    ("three-player", 4),
+    ("two-player", 4),
+    ("shark", 4),
+    ("shark", 6),
+]
+
+
+def best(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    """The fastest of ``repeat`` runs, and the last result."""
+    times = []
+    result = None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - t0)
+    return min(times), result
+
+
+def make_games(n: int) -> list[list[Event]]:
+    games = []
+    for k in range(n):
+        variant, swimmers = VARIANTS[k % len(VARIANTS)]
+        bot = "sensible" if k % 2 else "random"
+        games.append(simulate_game(variant, swimmers, seed=1000 + k, bot=bot, memory=k % 3 == 0))
+    return games
+
+
+def chess_yardstick(repeat: int) -> tuple[float, int]:
+    """python-chess reading and checking every game of ../shared/pgn: (seconds, moves)."""
+    import chess.pgn
+
+    texts = [p.read_text(encoding="utf-8") for p in sorted(PGN_DIR.glob("*.pgn"))]
+
+    def run() -> int:
+        moves = 0
+        for text in texts:
+            stream = io.StringIO(text)
+            while (game := chess.pgn.read_game(stream)) is not None:
+                if game.errors:
+                    raise RuntimeError(game.errors[0])
+                moves += sum(1 for _ in game.mainline_moves())
+        return moves
+
+    # python-chess checks each move's legality while it reads (read_game); the
+    # mainline walk above only counts them.
+    seconds, moves = best(run, repeat)
+    return seconds, moves
+
+
+def dict_fold(events: list[dict[str, Any]]) -> dict[str, Any]:
+    """The yardstick (c): the same facts folded into one mutable dict."""
+    state: dict[str, Any] = {}
+    for e in events:
+        t = e["type"]
+        if t == "game-started":
+            hand = set(range(1, e["hand_size"] + 1))
+            state = {
+                "line": list(e["line"]),
+                "limbs": dict.fromkeys(e["line"], 4),
+                "hand": {n: set(hand) for n in e["line"]},
+                "table": {n: [] for n in e["line"]},
+                "discards": {n: [] for n in e["line"]},
+                "hunger": e["hunger"],
+                "shark_hand": set(range(6)),
+                "round": 0,
+                "out": [],
+            }
+        elif t == "card-chosen":
+            state["round"] = e["round"]
+        elif t == "cards-revealed":
+            state["round"] = e["round"]
+            for name, value in e["cards"]:
+                if value is not None:
+                    state["hand"][name].discard(value)
+                    state["table"][name].append(value)
+        elif t == "swimmer-moved":
+            state["line"].remove(e["who"])
+            state["line"].insert(0, e["who"])
+        elif t == "swimmer-bitten":
+            state["limbs"][e["who"]] -= 1
+        elif t == "swimmer-devoured":
+            state["limbs"][e["who"]] = 0
+            state["line"].remove(e["who"])
+            state["out"].append(e["who"])
+        elif t == "cards-taken-back":
+            state["hand"][e["who"]].update(e["cards"])
+            state["table"][e["who"]].clear()
+        elif t == "hunger-lost":
+            state["hunger"] = e["left"]
+        elif t == "cards-discarded":
+            for name, value in e["cards"]:
+                state["table"][name].remove(value)
+                state["discards"][name].append(value)
+        elif t == "game-ended":
+            state["winner"] = e["winner"]
+    return state
+
+
+def as_dict(e: Event) -> dict[str, Any]:
+    d = attrs.asdict(e, recurse=False)
+    d["type"] = e.TYPE
+    return d
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+
+    games = make_games(args.games)
+    text = write_gbn(games)
+    plays = sum(
+        sum(v is not None for _, v in e.cards)
+        for g in games
+        for e in g
+        if isinstance(e, CardsRevealed)
+    )
+    rounds = sum(1 for g in games for e in g if isinstance(e, CardsRevealed))
+    print(f"{len(games)} games, {rounds} rounds, {plays} card plays, {len(text):,} bytes of GBN")
+
+    def validate_text() -> list[Any]:
+        reports = [validate_game(g) for g in read_gbn(text, "bench.gbn")]
+        if not all(r.valid for r in reports):
+            raise RuntimeError("a simulated game did not validate")
+        return reports
+
+    t_a, reports = best(validate_text, args.repeat)
+    streams = [list(r.events) for r in reports]
+    n_events = sum(len(s) for s in streams)
+
+    def fold_all() -> int:
+        n = 0
+        for s in streams:
+            for _ in replay(s):
+                n += 1
+        return n
+
+    t_b, _ = best(fold_all, args.repeat)
+    dicts = [[as_dict(e) for e in s] for s in streams]
+
+    def dict_all() -> None:
+        for s in dicts:
+            dict_fold(s)
+
+    t_c, _ = best(dict_all, args.repeat)
+    t_d, moves = chess_yardstick(args.repeat)
+
+    a = plays / t_a
+    d = moves / t_d
+    b = n_events / t_b
+    c = n_events / t_c
+    print(f"(a) validate GBN:      {a:12,.0f} card plays/s  ({t_a:.3f} s)")
+    print(f"(d) python-chess PGN:  {d:12,.0f} moves/s       ({moves} moves, {t_d:.3f} s)")
+    print(f"(b) replay (fold):     {b:12,.0f} events/s      ({n_events} events, {t_b:.3f} s)")
+    print(f"(c) bare dict fold:    {c:12,.0f} events/s      ({t_c:.3f} s)")
+    print(f"ratio (a)/(d) = {a / d:.2f}x   (goal >= 5x)")
+    print(f"ratio (b)/(c) = {b / c:.0%}    (goal >= 20%)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,302 @@
+"""Events on the wire: one cattrs converter, a tagged union on ``type``, upcasters
+for old schema versions, and the JSON Schema generated from the event classes.
+
+One event is one JSON object (``docs/events.md``)::
+
+    {"type": "swimmer-bitten", "v": 1, "game": "g1", "seq": 9, "round": 2,
+     "who": "Ted", "limb": "right-arm"}
+
+``type`` and ``v`` name the class and its schema version, ``game`` and ``seq``
+place the event in its game's log (``seq`` counts from 1), ``round`` is the
+round (0 for the set-up), then the class's own fields, then ``pos`` (where the
+fact was first written) when known. Values are checked strictly: a number is
+not a string, ``true`` is not ``1``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+import typing
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
+import cattrs
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
+from cattrs.v import format_exception
+
+from getbit_events.errors import InputError
+from getbit_events.events import EVENT_TYPES, Event, SourcePos
+
+__all__ = [
+    "ENVELOPE",
+    "MAX_TEXT",
+    "UPCASTERS",
+    "converter",
+    "event_from_payload",
+    "event_from_wire",
+    "event_to_wire",
+    "json_schema",
+    "payload",
+    "schema_text",
+]
+
+#: the keys every wire object carries besides the event's own fields
+ENVELOPE: tuple[str, ...] = ("type", "v", "game", "seq")
+#: the longest text any field may hold (names, tags): a guard against enormous fields
+MAX_TEXT = 1000
+
+_NoneType = type(None)
+
+
+def _strict_str(value: object, _: type) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"expected text, not {_kind(value)}")
+    if len(value) > MAX_TEXT:
+        raise ValueError(f"text of {len(value)} characters; at most {MAX_TEXT}")
+    return value
+
+
+def _strict_int(value: object, _: type) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"expected a whole number, not {_kind(value)}")
+    return value
+
+
+def _strict_bool(value: object, _: type) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"expected true or false, not {_kind(value)}")
+    return value
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__  # pragma: no cover - JSON has no other kinds
+
+
+def _make_converter() -> cattrs.Converter:
+    conv = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
+    conv.register_structure_hook(str, _strict_str)
+    conv.register_structure_hook(int, _strict_int)
+    conv.register_structure_hook(bool, _strict_bool)
+    for cls in EVENT_TYPES.values():
+        attrs.resolve_types(cls)
+        # ``round`` and ``pos`` travel in the envelope; the payload is the rest.
+        conv.register_unstructure_hook(
+            cls, make_dict_unstructure_fn(cls, conv, pos=override(omit_if_default=True))
+        )
+        conv.register_structure_hook(cls, make_dict_structure_fn(cls, conv))
+    return conv
+
+
+#: The one converter for events: strict structuring, extra keys refused.
+converter = _make_converter()
+
+
+# -- upcasters -----------------------------------------------------------------
+
+
+def _cards_revealed_0(data: dict[str, Any]) -> dict[str, Any]:
+    """cards-revealed v0 wrote the cards as an object in line order: {"Ann": 3}."""
+    cards = data.get("cards")
+    if isinstance(cards, dict):
+        data["cards"] = [[name, value] for name, value in cards.items()]
+    return data
+
+
+#: (type, version) -> a function turning that version's fields into the next version's
+UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {
+    ("cards-revealed", 0): _cards_revealed_0,
+}
+
+
+def _upcast(tag: str, version: int, data: dict[str, Any]) -> dict[str, Any]:
+    target = EVENT_TYPES[tag].VERSION
+    if version > target:
+        raise InputError(
+            f"{tag} version {version} is newer than this program reads (up to {target})"
+        )
+    while version < target:
+        step = UPCASTERS.get((tag, version))
+        if step is None:
+            raise InputError(f"{tag} version {version} is not known (this program reads {target})")
+        data = step(data)
+        version += 1
+    return data
+
+
+# -- events <-> wire objects ---------------------------------------------------
+
+
+def payload(event: Event) -> dict[str, Any]:
+    """The event's own fields (``round`` and ``pos`` left out), as JSON-ready values."""
+    data: dict[str, Any] = converter.unstructure(event)
+    del data["round"]
+    data.pop("pos", None)
+    return data
+
+
+def event_to_wire(event: Event, game: str, seq: int) -> dict[str, Any]:
+    """The wire object of ``event``: envelope first, then ``round``, the fields, ``pos``."""
+    data: dict[str, Any] = converter.unstructure(event)
+    return {"type": event.TYPE, "v": event.VERSION, "game": game, "seq": seq, **data}
+
+
+def _format(exc: BaseException, tp: type | None) -> str:
+    if isinstance(exc, ValueError) and exc.args and str(exc).startswith(("expected", "text of")):
+        return str(exc)  # our own strict hooks say it best
+    if isinstance(exc, KeyError):
+        return "missing"
+    if isinstance(exc, cattrs.ForbiddenExtraKeysError):
+        return f"unknown field(s) {', '.join(sorted(exc.extra_fields))}"
+    return format_exception(exc, tp)
+
+
+def _describe(exc: Exception) -> str:
+    if isinstance(exc, cattrs.BaseValidationError):
+        messages = cattrs.transform_error(exc, format_exception=_format)
+        return "; ".join(_where(m) for m in messages)
+    return str(exc)
+
+
+def _where(message: str) -> str:
+    text, _, path = message.rpartition(" @ $")
+    path = path.lstrip(".")
+    return f"{path}: {text}" if path else text
+
+
+def event_from_payload(
+    tag: str, version: int, round_: int, fields: Mapping[str, Any], pos: SourcePos | None = None
+) -> Event:
+    """The event a stored or wire payload stands for, upcast to the current version.
+
+    Raises InputError naming the type and the field when the payload does not fit.
+    """
+    cls = EVENT_TYPES.get(tag) if isinstance(tag, str) else None
+    if cls is None:
+        known = ", ".join(EVENT_TYPES)
+        raise InputError(f"unknown event type {tag!r}; known types: {known}")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 0:
+        raise InputError(f"{tag}: 'v' is the schema version, a whole number, not {version!r}")
+    data = dict(fields)
+    if version != cls.VERSION:
+        data = _upcast(tag, version, data)
+    data["round"] = round_
+    try:
+        event: Event = converter.structure(data, cls)
+    except (cattrs.BaseValidationError, ValueError, TypeError, KeyError) as exc:
+        raise InputError(f"{tag}: {_describe(exc)}") from None
+    if pos is not None:
+        event = attrs.evolve(event, pos=pos)
+    return event
+
+
+def event_from_wire(data: Mapping[str, Any], pos: SourcePos | None = None) -> Event:
+    """The event of a wire object (envelope keys ``game`` and ``seq`` are not checked here).
+
+    ``pos``, when given, replaces any ``pos`` the object carries: where the
+    event was read is where its errors are reported.
+    """
+    fields = {k: v for k, v in data.items() if k not in ENVELOPE}
+    if "type" not in data:
+        raise InputError("the event has no 'type'")
+    if "round" not in fields:
+        raise InputError(f"{data['type']}: the event has no 'round'")
+    round_ = fields.pop("round")
+    if pos is not None:
+        fields.pop("pos", None)
+    return event_from_payload(data["type"], data.get("v", -1), round_, fields, pos)
+
+
+# -- JSON Schema ---------------------------------------------------------------
+
+
+def _schema_of(tp: Any) -> dict[str, Any]:
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if tp is str:
+        return {"type": "string", "maxLength": MAX_TEXT}
+    if tp is bool:
+        return {"type": "boolean"}
+    if tp is int:
+        return {"type": "integer"}
+    if tp is _NoneType:
+        return {"type": "null"}
+    if origin in (typing.Union, types.UnionType):
+        return {"anyOf": [_schema_of(a) for a in args]}
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return {"type": "array", "items": _schema_of(args[0])}
+        return {
+            "type": "array",
+            "prefixItems": [_schema_of(a) for a in args],
+            "items": False,
+            "minItems": len(args),
+        }
+    if attrs.has(tp):
+        return {"$ref": f"#/$defs/{tp.__name__}"}
+    raise TypeError(f"no JSON Schema for {tp!r}")  # pragma: no cover - a new field kind
+
+
+def _object_schema(cls: type[Any], envelope: dict[str, Any]) -> dict[str, Any]:
+    attrs.resolve_types(cls)
+    properties = dict(envelope)
+    required = list(envelope)
+    for field in attrs.fields(cls):
+        properties[field.name] = _schema_of(field.type)
+        if field.default is attrs.NOTHING:
+            required.append(field.name)
+        elif field.default is not None:
+            properties[field.name] = {**properties[field.name], "default": field.default}
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if cls.__doc__:
+        schema = {"description": cls.__doc__.strip().splitlines()[0], **schema}
+    schema.update(required=required, additionalProperties=False)
+    return schema
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema (2020-12) of one wire line, generated from the event classes."""
+    defs: dict[str, Any] = {"SourcePos": _object_schema(SourcePos, {})}
+    for tag, cls in EVENT_TYPES.items():
+        envelope = {
+            "type": {"const": tag},
+            "v": {"const": cls.VERSION},
+            "game": {"type": "string", "minLength": 1, "maxLength": MAX_TEXT},
+            "seq": {"type": "integer", "minimum": 1},
+        }
+        defs[cls.__name__] = _object_schema(cls, envelope)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://getbit-events.example/events.schema.json",
+        "title": "A getbit-events JSON Lines event (one line)",
+        "description": (
+            "Generated from getbit_events.events by `python -m getbit_events.serialize`; "
+            "see docs/events.md. Older versions ('v') are read through upcasters."
+        ),
+        "oneOf": [{"$ref": f"#/$defs/{cls.__name__}"} for cls in EVENT_TYPES.values()],
+        "discriminator": {"propertyName": "type"},
+        "$defs": defs,
+    }
+
+
+def schema_text() -> str:
+    """``docs/events.schema.json`` as it must read."""
+    return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+if __name__ == "__main__":  # regenerate: python -m getbit_events.serialize > docs/events.schema.json
+    sys.stdout.write(schema_text())

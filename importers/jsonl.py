@@ -1,0 +1,451 @@
+"""JSON Lines event logs (``docs/events.md``): reading them as recorded games, streaming,
+and writing event streams as logs.
+
+A log holds games one after another; a game's events come together, its
+``game-started`` first, ``seq`` counting 1, 2, 3 ... A log may hold only the
+choices and reveals (the rules complete it, as they complete a GBN record with
+only cards) or every consequence too; then each recorded consequence is turned
+into a GBN outcome and checked by the validator exactly like one.
+
+The reader never holds more than one game and one line in memory, and it never
+hands untrusted text to a recursive parser unguarded: lines longer than
+``MAX_LINE`` bytes and JSON nested deeper than ``MAX_DEPTH`` are refused before
+parsing. A broken line spoils only the game it is in.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from getbit_events.errors import InputError
+from getbit_events.events import (
+    CardChosen,
+    CardsDiscarded,
+    CardsRevealed,
+    CardsTakenBack,
+    Event,
+    GameEnded,
+    GameStarted,
+    HungerLost,
+    SharkCardPlayed,
+    SharkCardsTakenBack,
+    SourcePos,
+    SwimmerBitten,
+    SwimmerDevoured,
+    SwimmerMoved,
+)
+from getbit_events.record import (
+    RecordedGame,
+    RecordedOutcome,
+    RecordedPlay,
+    RecordedRound,
+    RecordedTag,
+    Violation,
+)
+from getbit_events.serialize import event_from_wire, event_to_wire
+
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_LINE",
+    "iter_jsonl",
+    "iter_jsonl_file",
+    "read_jsonl",
+    "read_jsonl_file",
+    "write_jsonl",
+]
+
+#: the longest line read, in bytes: an event is a few hundred
+MAX_LINE = 1 << 20
+#: the deepest nesting of JSON arrays and objects read: an event needs 3
+MAX_DEPTH = 16
+#: syntax errors kept per game: the rest of a broken game is skipped quietly
+_MAX_ERRORS = 20
+_SEPARATORS = frozenset(",;:\n\r")  # these would split a name once it is a GBN tag
+
+
+# -- reading -------------------------------------------------------------------
+
+
+def read_jsonl(text: str, source: str = "<text>") -> list[RecordedGame]:
+    """Every game of a log given as text."""
+    import io
+
+    return list(iter_jsonl(io.BytesIO(text.encode("utf-8")), source))
+
+
+def read_jsonl_file(path: str | Path, source: str | None = None) -> list[RecordedGame]:
+    """Every game of a log file (InputError when the file cannot be opened)."""
+    return list(iter_jsonl_file(path, source))
+
+
+def iter_jsonl_file(path: str | Path, source: str | None = None) -> Iterator[RecordedGame]:
+    """The games of a log file one at a time, reading it as they are asked for."""
+    path = Path(path)
+    name = source if source is not None else str(path)
+    try:
+        stream = path.open("rb")
+    except OSError as exc:
+        raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    with stream:
+        yield from iter_jsonl(stream, name)
+
+
+def iter_jsonl(stream: IO[bytes], source: str) -> Iterator[RecordedGame]:
+    """The games of a binary stream of JSON Lines, one at a time, in order."""
+    game: _Game | None = None
+    index = 0
+    for number, data, error in _objects(stream, source):
+        pos = SourcePos(source, number, 1)
+        if data is not None:
+            tag, game_id = data.get("type"), data.get("game")
+            if not isinstance(game_id, str) or not game_id:
+                shown = json.dumps(game_id, ensure_ascii=False)[:40]
+                error = Violation(
+                    "syntax", f"'game' is the game's id, a non-empty text, not {shown}", pos
+                )
+            elif tag == "game-started":
+                if game is not None:
+                    yield game.finish()
+                index += 1
+                game = _Game(source, index, game_id, pos)
+            elif game is None:
+                index += 1
+                game = _Game(source, index, game_id, pos)
+                error = Violation(
+                    "syntax",
+                    f"game {game_id!r} starts with {json.dumps(tag)}; a game's first event "
+                    "is game-started",
+                    pos,
+                )
+            elif game_id != game.id:
+                error = Violation(
+                    "syntax",
+                    f"an event for game {game_id!r} inside game {game.id!r}: a log holds each "
+                    "game's events together, game-started first",
+                    pos,
+                )
+        if error is not None:
+            if game is None:  # a broken line before any game: a game of its own
+                index += 1
+                game = _Game(source, index, None, pos)
+            game.error(error)
+            continue
+        assert game is not None and data is not None
+        game.read(data, pos)
+    if game is not None:
+        yield game.finish()
+
+
+def _objects(
+    stream: IO[bytes], source: str
+) -> Iterator[tuple[int, dict[str, Any] | None, Violation | None]]:
+    """Each non-blank line as a JSON object, or the reason it is not one."""
+    number = 0
+    while True:
+        raw = stream.readline(MAX_LINE + 1)
+        if not raw:
+            return
+        number += 1
+        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+            while True:  # skip the rest of the line without holding it
+                chunk = stream.readline(1 << 16)
+                if not chunk or chunk.endswith(b"\n"):
+                    break
+            yield number, None, _syntax(
+                source,
+                number,
+                1,
+                f"the line is longer than {MAX_LINE} bytes; an event is a few hundred",
+            )
+            continue
+        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+            raw = raw[3:]
+        if not raw.strip():
+            continue
+        data, reason, column = _parse(raw)
+        if reason is not None:
+            if not raw.endswith(b"\n") and reason.startswith("not JSON"):
+                reason = "the file ends in the middle of an event (is it cut off?); " + reason
+            yield number, None, _syntax(source, number, column, reason)
+        else:
+            yield number, data, None
+
+
+def _syntax(source: str, line: int, column: int, message: str) -> Violation:
+    return Violation("syntax", message, SourcePos(source, line, column))
+
+
+def _parse(raw: bytes) -> tuple[dict[str, Any] | None, str | None, int]:
+    nul = raw.find(b"\0")
+    if nul >= 0:
+        return None, "a NUL byte; this is not a text file", nul + 1
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, f"not UTF-8 text (byte 0x{raw[exc.start]:02x})", exc.start + 1
+    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH:
+        depth, column = _depth(text)
+        if depth > MAX_DEPTH:
+            return (
+                None,
+                f"JSON nested {MAX_DEPTH + 1} or more deep; an event is nested at most 3 deep",
+                column,
+            )
+    try:
+        data = json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        return None, f"not JSON: {exc.msg}", exc.colno
+    except ValueError as exc:
+        return None, f"not JSON: {exc}", 1
+    if not isinstance(data, dict):
+        kind = "a list" if isinstance(data, list) else f"the value {text.strip()[:20]}"
+        return None, f"expected a JSON object {{...}} per line, not {kind}", 1
+    return data, None, 1
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _depth(text: str) -> tuple[int, int]:
+    """The deepest nesting of ``text`` outside strings, and the column where it passed the limit."""
+    depth = 0
+    in_string = escaped = False
+    for column, char in enumerate(text, 1):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return depth, column
+        elif char in "]}":
+            depth -= 1
+    return depth, 1
+
+
+class _Game:
+    """One game of the log as it is read: its set-up, rounds so far and errors."""
+
+    def __init__(self, source: str, index: int, game_id: str | None, pos: SourcePos) -> None:
+        self.source = source
+        self.index = index
+        self.id = game_id
+        self.pos = pos
+        self.setup: GameStarted | None = None
+        self.next_seq = 1
+        self.round = 0
+        self.rounds: list[list[Event]] = []  # each round's events, its reveal first
+        self.ended: GameEnded | None = None
+        self.errors: list[Violation] = []
+        self.skipped = 0
+
+    @property
+    def started(self) -> bool:
+        return self.setup is not None
+
+    def error(self, violation: Violation) -> None:
+        if len(self.errors) < _MAX_ERRORS:
+            self.errors.append(violation)
+        else:
+            self.skipped += 1
+
+    def read(self, data: dict[str, Any], pos: SourcePos) -> None:
+        if self.errors:
+            return  # the game is spoilt; one clear error beats a cascade
+        seq = data.get("seq")
+        if seq != self.next_seq:
+            self.error(
+                Violation(
+                    "syntax",
+                    f"seq {json.dumps(seq)} where seq {self.next_seq} comes next: the game's "
+                    "events are out of sequence or one is missing",
+                    pos,
+                )
+            )
+            return
+        self.next_seq += 1
+        try:
+            event = event_from_wire(data, pos)
+        except InputError as exc:
+            self.error(Violation("syntax", str(exc), pos))
+            return
+        self.add(event, pos)
+
+    def add(self, event: Event, pos: SourcePos) -> None:
+        if isinstance(event, GameStarted):
+            if self.setup is not None:
+                self.error(Violation("syntax", "a second game-started in one game", pos))
+                return
+            self.setup = event
+            self.pos = pos
+            self.check_names(event, pos)
+            return
+        if self.setup is None:  # pragma: no cover - iter_jsonl starts every game with one
+            return
+        if event.round < self.round or event.round < 1:
+            self.error(
+                Violation(
+                    "syntax",
+                    f"{event.TYPE} for round {event.round} after round {self.round}: rounds "
+                    "are logged in order, from 1",
+                    pos,
+                    event.round,
+                )
+            )
+            return
+        if isinstance(event, CardChosen):
+            self.round = event.round
+            return
+        if isinstance(event, CardsRevealed):
+            if self.rounds and self.rounds[-1][0].round == event.round:
+                self.error(
+                    Violation(
+                        "syntax", f"round {event.round} is revealed twice", pos, event.round
+                    )
+                )
+                return
+            self.round = event.round
+            self.rounds.append([event])
+            return
+        if not self.rounds or self.rounds[-1][0].round != event.round:
+            self.error(
+                Violation(
+                    "syntax",
+                    f"{event.TYPE} in round {event.round} before that round's cards-revealed",
+                    pos,
+                    event.round,
+                )
+            )
+            return
+        if isinstance(event, GameEnded):
+            self.ended = event
+        self.rounds[-1].append(event)
+
+    def check_names(self, setup: GameStarted, pos: SourcePos) -> None:
+        names = [*setup.line, *(p for p, _ in setup.teams)]
+        names += [s for _, team in setup.teams for s in team]
+        names += [n for n in (setup.shark, setup.automaton) if n is not None]
+        for name in names:
+            if not name.strip() or any(c in _SEPARATORS for c in name):
+                self.error(
+                    Violation(
+                        "bad-name",
+                        f"{name!r} is not a name: names are not empty and hold none of "
+                        ', ; : # [ ] "',
+                        pos,
+                    )
+                )
+                return
+
+    def finish(self) -> RecordedGame:
+        if self.skipped:
+            last = self.errors[-1]
+            self.errors.append(
+                Violation("syntax", f"and {self.skipped} more errors in this game", last.pos)
+            )
+        if self.setup is None and not self.errors:  # pragma: no cover - defensive
+            self.errors.append(Violation("syntax", "a game with no game-started", self.pos))
+        if self.errors:
+            return RecordedGame(self.source, self.index, self.pos, (), (), tuple(self.errors))
+        assert self.setup is not None
+        return RecordedGame(
+            self.source, self.index, self.pos, self.tags(self.setup), self.recorded_rounds()
+        )
+
+    def tags(self, setup: GameStarted) -> tuple[RecordedTag, ...]:
+        pos = self.pos
+        tags = [RecordedTag(k, v, pos) for k, v in setup.tags]
+        tags.append(RecordedTag("Line", ", ".join(setup.line), pos))
+        tags.append(RecordedTag("Variant", setup.variant, pos))
+        tags.append(RecordedTag("Memory", "on" if setup.memory else "off", pos))
+        if setup.automaton is not None:
+            tags.append(RecordedTag("Automaton", setup.automaton, pos))
+        if setup.teams:
+            teams = "; ".join(f"{p}: {', '.join(t)}" for p, t in setup.teams)
+            tags.append(RecordedTag("Teams", teams, pos))
+        if setup.shark is not None:
+            tags.append(RecordedTag("Shark", setup.shark, pos))
+        if self.ended is not None:
+            winner_pos = self.ended.pos or pos
+            tags.append(RecordedTag("Winner", self.ended.winner, winner_pos))
+        return tuple(tags)
+
+    def recorded_rounds(self) -> tuple[RecordedRound, ...]:
+        assert self.setup is not None
+        setup = self.setup
+        # A log states every round's consequences or none (docs/events.md).
+        stated = any(
+            not isinstance(e, SharkCardPlayed) for events in self.rounds for e in events[1:]
+        )
+        line = list(setup.line)
+        hunger = setup.hunger
+        out: list[RecordedRound] = []
+        for index, events in enumerate(self.rounds, 1):
+            reveal = events[0]
+            assert isinstance(reveal, CardsRevealed)
+            rpos = reveal.pos or self.pos
+            plays = [
+                RecordedPlay(name, "-" if value is None else str(value), rpos)
+                for name, value in reveal.cards
+            ]
+            outcomes: list[RecordedOutcome] = []
+            bitten: set[str] = set()
+            refresh: list[str] = []
+            for e in events[1:]:
+                epos = e.pos or rpos
+                if isinstance(e, SharkCardPlayed):
+                    plays.append(RecordedPlay(e.shark, e.card, epos))
+                elif isinstance(e, SwimmerMoved):
+                    if e.who in line:
+                        line.remove(e.who)
+                    line.insert(0, e.who)
+                elif isinstance(e, SwimmerBitten):
+                    bitten.add(e.who)
+                    outcomes.append(RecordedOutcome("bit", epos, (e.who,), e.limb))
+                elif isinstance(e, SwimmerDevoured):
+                    if e.who in line:
+                        line.remove(e.who)
+                    outcomes.append(RecordedOutcome("out", epos, (e.who,)))
+                elif isinstance(e, HungerLost):
+                    hunger = e.left
+                    outcomes.append(RecordedOutcome("miss", epos))
+                elif isinstance(e, CardsDiscarded):
+                    cards = tuple((n, str(v)) for n, v in e.cards)
+                    outcomes.append(RecordedOutcome("discard", epos, cards=cards))
+                elif isinstance(e, CardsTakenBack):
+                    if e.who not in bitten:
+                        refresh.append(e.who)
+                elif isinstance(e, SharkCardsTakenBack) and setup.shark is not None:
+                    refresh.append(setup.shark)
+            if stated:
+                kinds = {o.kind for o in outcomes}
+                if setup.variant == "shark":
+                    outcomes.append(RecordedOutcome("hunger", rpos, number=hunger))
+                    if "discard" not in kinds:
+                        outcomes.append(RecordedOutcome("discard", rpos))
+                outcomes.append(RecordedOutcome("refresh", rpos, tuple(refresh)))
+                outcomes.append(RecordedOutcome("line", rpos, tuple(line)))
+            out.append(RecordedRound(index, reveal.round, rpos, tuple(plays), tuple(outcomes)))
+        return tuple(out)
+
+
+# -- writing -------------------------------------------------------------------
+
+
+def write_jsonl(games: Iterable[tuple[str, Sequence[Event]]]) -> Iterator[str]:
+    """The log lines (each ending in a newline) of ``(game id, events)`` pairs."""
+    for game_id, events in games:
+        for seq, event in enumerate(events, 1):
+            yield json.dumps(
+                event_to_wire(event, game_id, seq), ensure_ascii=False, separators=(",", ":")
+            ) + "\n"

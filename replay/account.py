@@ -1,0 +1,156 @@
+"""Plain words for each event of a game, as a given viewer may read them."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from getbit_events.events import (
+    CardChosen,
+    CardsDiscarded,
+    CardsRevealed,
+    CardsTakenBack,
+    Event,
+    GameEnded,
+    GameStarted,
+    HungerLost,
+    SharkCardPlayed,
+    SharkCardsTakenBack,
+    SwimmerBitten,
+    SwimmerDevoured,
+    SwimmerMoved,
+)
+from getbit_events.state import GameState
+from replay.view import EVERYTHING, Viewer
+
+__all__ = ["describe", "limb_word", "names", "setup_words", "ties"]
+
+_ENDS = {
+    "R8": "only two swimmers were left (R8)",
+    "R10": "a swimmer of the other player was devoured (R10)",
+    "R14-hunger": "the Shark lost its last hunger token (R14)",
+    "R14-last-swimmer": "only one swimmer was left (R14)",
+}
+
+
+def limb_word(limb: str) -> str:
+    """``right-arm`` -> ``right arm``."""
+    return limb.replace("-", " ")
+
+
+def names(items: Iterable[object]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    words = [str(x) for x in items]
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def ties(cards: Iterable[tuple[str, int | None]]) -> list[tuple[int, list[str]]]:
+    """R4: each value played by two or more swimmers, with who played it, lowest first."""
+    played = [(n, v) for n, v in cards if v is not None]
+    counts = Counter(v for _, v in played)
+    return [
+        (value, [n for n, v in played if v == value])
+        for value in sorted(counts)
+        if counts[value] > 1
+    ]
+
+
+def setup_words(setup: GameStarted) -> str:
+    """One sentence for the set-up."""
+    n = len(setup.line)
+    what = {
+        "standard": f"A standard game of {n} swimmers",
+        "three-player": "A three-player game (three players and an automated swimmer)",
+        "two-player": "A two-player game (two players with two swimmers each)",
+        "shark": f"A game against the Shark: {n} swimmers",
+    }.get(setup.variant, f"A {setup.variant} game of {n} swimmers")
+    parts = [f"{what}, memory variant" if setup.memory else what]
+    parts.append(f"line {', '.join(setup.line)} (front first)")
+    parts.append(f"hands hold 1 to {setup.hand_size}")
+    if setup.automaton:
+        parts.append(f"{setup.automaton} is the automated swimmer")
+    for player, swimmers in setup.teams:
+        parts.append(f"{player} plays {names(swimmers)}")
+    if setup.shark:
+        parts.append(f"{setup.shark} plays the Shark with {setup.hunger} hunger tokens")
+    return "; ".join(parts) + "."
+
+
+def _takeback(
+    e: CardsTakenBack, before: GameState, viewer: Viewer
+) -> str:
+    s = before.swimmer(e.who)
+    hidden = min(s.face_down, len(e.cards)) if viewer.hides_face_down else 0
+    if e.who in viewer.sees or viewer.kind == "everything":
+        hidden = 0  # they come back into a hand this viewer sees
+    n = len(e.cards)
+    if hidden == 0:
+        return f"{e.who} takes back the played card{'s' if n != 1 else ''} {names(e.cards)}."
+    shown = [str(v) for v in e.cards[hidden:]]
+    what = f"{hidden} face-down card{'s' if hidden != 1 else ''}"
+    if shown:
+        what += f" and {names(shown)}"
+    return f"{e.who} takes back {what} (R16: the values were face down)."
+
+
+def describe(
+    event: Event,
+    before: GameState | None,
+    after: GameState,
+    viewer: Viewer = EVERYTHING,
+) -> str:
+    """One plain sentence (or two) for ``event``, from the state before and after it."""
+    if isinstance(event, GameStarted):
+        return setup_words(event)
+    assert before is not None
+    shark = after.setup.shark
+    if isinstance(event, CardChosen):
+        who = f"The Shark {event.who}" if event.who == shark else event.who
+        return f"Round {event.round}: {who} chooses a card face down."
+    if isinstance(event, CardsRevealed):
+        shown = ", ".join(f"{n} {'-' if v is None else v}" for n, v in event.cards)
+        text = f"Round {event.round}: cards revealed: {shown}."
+        for value, who in ties(event.cards):
+            text += f" {names(who)} tie on {value} and stay (R4)."
+        empty = [n for n, v in event.cards if v is None]
+        if empty:
+            text += f" {names(empty)} {'has' if len(empty) == 1 else 'have'} no card (R15)."
+        return text
+    if isinstance(event, SharkCardPlayed):
+        return f"The Shark {event.shark} plays {event.card}."
+    if isinstance(event, SwimmerMoved):
+        if event.why == "bite":
+            return f"{event.who} swims to the front after the bite (R6)."
+        value = dict(before.revealed).get(event.who)
+        return f"{event.who} ({value}) swims to the front."
+    if isinstance(event, SwimmerBitten):
+        left = len(after.swimmer(event.who).limbs)
+        by = f"The Shark's {before.shark_card} bites" if shark else "The shark bites"
+        return (
+            f"{by} {event.who}, at the back: the {limb_word(event.limb)} is lost "
+            f"({left} limb{'s' if left != 1 else ''} left)."
+        )
+    if isinstance(event, SwimmerDevoured):
+        if event.why == "two-left":
+            return f"Only two swimmers are left: {event.who}, at the back, is devoured (R8)."
+        return f"{event.who} has lost its last limb and is devoured (R6)."
+    if isinstance(event, CardsTakenBack):
+        return _takeback(event, before, viewer)
+    if isinstance(event, SharkCardsTakenBack):
+        return f"The Shark takes back its played cards {names(event.cards)}."
+    if isinstance(event, HungerLost):
+        return (
+            f"The Shark's {before.shark_card} misses: it loses a hunger token "
+            f"({event.left} left, R12)."
+        )
+    if isinstance(event, CardsDiscarded):
+        cards = names(f"{n} {v}" for n, v in event.cards)
+        return f"Exhaustion: the tied swimmers discard {cards} for the rest of the game (R11)."
+    if isinstance(event, GameEnded):
+        why = _ENDS.get(event.why, event.why)
+        ranking = ", ".join(f"{i}. {n}" for i, n in enumerate(event.ranking, 1))
+        who = f"The Shark {event.winner}" if event.winner == shark else event.winner
+        return f"Game over: {who} wins; {why}. Ranking: {ranking}."
+    return f"{event.TYPE}"  # pragma: no cover - every event type is handled above

@@ -1,0 +1,183 @@
+"""``--step``: an interactive replay in a real terminal, one key at a time.
+
+``Session`` holds what the keys change (the cursor, the viewer, a round number
+being typed) and knows nothing of terminals, so it can be driven by a test; ``run``
+wires it to the keyboard and the screen, and prints the whole game instead when
+either end is not a terminal.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from rich.console import Console, RenderableType
+
+from replay.cursor import Cursor
+from replay.terminal import print_game, render_step
+from replay.view import EVERYTHING, Viewer
+
+__all__ = ["HELP", "KEYS", "Session", "read_keys", "run"]
+
+HELP = (
+    "→/l next event · ←/h previous · ↓/j next round · ↑/k previous round · "
+    "g N ⏎ go to round N · Home/End · v change view · q quit"
+)
+
+#: escape sequences a terminal sends, by key name
+KEYS: dict[str, str] = {
+    "\x1b[A": "up",
+    "\x1b[B": "down",
+    "\x1b[C": "right",
+    "\x1b[D": "left",
+    "\x1bOA": "up",
+    "\x1bOB": "down",
+    "\x1bOC": "right",
+    "\x1bOD": "left",
+    "\x1b[H": "home",
+    "\x1b[F": "end",
+    "\x1bOH": "home",
+    "\x1bOF": "end",
+    "\x1b[1~": "home",
+    "\x1b[4~": "end",
+    "\x1b[5~": "pgup",
+    "\x1b[6~": "pgdn",
+    "\r": "enter",
+    "\n": "enter",
+    "\x7f": "backspace",
+    "\x08": "backspace",
+    "\x03": "quit",
+    "\x1b": "escape",
+}
+
+
+class Session:
+    """One interactive replay: what the keys change."""
+
+    def __init__(self, cursor: Cursor, viewer: Viewer = EVERYTHING) -> None:
+        self.cursor = cursor
+        self.viewers = list(Viewer.seats(cursor.setup))
+        if viewer not in self.viewers:
+            self.viewers.insert(0, viewer)
+        self.viewer = viewer
+        self.typing: str | None = None  # the round number typed after ``g``
+        self.message = ""
+
+    def handle(self, key: str) -> bool:
+        """Act on one key (a character or a name from ``KEYS``); False means quit."""
+        self.message = ""
+        if self.typing is not None:
+            return self._typing(key)
+        c = self.cursor
+        if key in ("q", "Q", "quit"):
+            return False
+        if key in ("right", "l", " "):
+            c.forward()
+        elif key in ("left", "h"):
+            c.back()
+        elif key in ("down", "j", "pgdn", "]"):
+            c.next_round()
+        elif key in ("up", "k", "pgup", "["):
+            c.prev_round()
+        elif key in ("home", "0"):
+            c.first()
+        elif key in ("end", "$"):
+            c.last()
+        elif key in ("v", "V"):
+            step = 1 if key == "v" else -1
+            k = self.viewers.index(self.viewer)
+            self.viewer = self.viewers[(k + step) % len(self.viewers)]
+            self.message = f"now seen {self.viewer.label}"
+        elif key == "g":
+            self.typing = ""
+        else:
+            self.message = f"unknown key {key!r}"
+        return True
+
+    def _typing(self, key: str) -> bool:
+        assert self.typing is not None
+        if key.isdigit() and len(key) == 1:
+            self.typing += key
+        elif key == "backspace":
+            self.typing = self.typing[:-1]
+        elif key == "enter":
+            typed, self.typing = self.typing, None
+            if typed:
+                rnd = int(typed)
+                if rnd in self.cursor.bounds:
+                    self.cursor.goto_round(rnd)
+                else:
+                    self.message = (
+                        f"there is no round {rnd}: rounds run from 1 to {self.cursor.last_round}"
+                    )
+        elif key in ("escape", "quit", "q"):
+            self.typing = None
+        return True
+
+    def render(self) -> RenderableType:
+        help_line = HELP
+        if self.typing is not None:
+            help_line = f"go to round: {self.typing}▏ (⏎ to go, Esc to cancel)"
+        elif self.message:
+            help_line = f"{self.message}\n{HELP}"
+        return render_step(self.cursor, self.viewer, help_line)
+
+
+def _split(data: str) -> Iterator[str]:
+    """Key names from what the terminal sent: escape sequences first, then characters."""
+    i = 0
+    while i < len(data):
+        for seq in sorted(KEYS, key=len, reverse=True):
+            if data.startswith(seq, i):
+                yield KEYS[seq]
+                i += len(seq)
+                break
+        else:
+            yield data[i]
+            i += 1
+
+
+def read_keys(fd: int) -> Iterator[str]:
+    """Keys pressed on the terminal ``fd`` (which must be in cbreak mode)."""
+    while True:
+        data = os.read(fd, 64)
+        if not data:
+            return
+        yield from _split(data.decode("utf-8", "replace"))
+
+
+@contextmanager
+def _cbreak(fd: int) -> Iterator[None]:
+    import termios
+    import tty
+
+    saved = termios.tcgetattr(fd)
+    try:
+        tty.setcbreak(fd)
+        yield
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+
+
+def run(
+    cursor: Cursor, console: Console, viewer: Viewer = EVERYTHING, rnd: int | None = None
+) -> None:
+    """Step through the game with the keyboard; print it whole when not in a terminal."""
+    if not (console.is_terminal and sys.stdin.isatty()):
+        print_game(cursor, console, viewer)
+        return
+    if rnd is not None:
+        cursor.goto_round(rnd)
+    session = Session(cursor, viewer)
+    fd = sys.stdin.fileno()
+    with _cbreak(fd), console.screen(hide_cursor=True) as screen:
+        screen.update(session.render())
+        try:
+            for key in read_keys(fd):
+                if not session.handle(key):
+                    break
+                screen.update(session.render())
+        except KeyboardInterrupt:
+            pass

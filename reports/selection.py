@@ -1,0 +1,172 @@
+"""Which games a report covers: filters, aliases, and why each game left out was left out."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from getbit_events.errors import InputError
+from getbit_events.readmodel import iso_date
+
+__all__ = ["EXCLUSION_REASONS", "Aliases", "Filters", "Selection", "parse_pairs", "select"]
+
+#: Why a game is left out, in the order they are checked: a game counts under the first.
+EXCLUSION_REASONS: tuple[str, ...] = ("invalid", "unfinished", "filtered")
+
+Row = Mapping[str, Any]
+
+
+def parse_pairs(items: Sequence[str], what: str) -> tuple[tuple[str, str], ...]:
+    """``KEY=VALUE`` options as pairs; InputError (not a traceback) for a bad one."""
+    pairs = []
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise InputError(f"{what} must be KEY=VALUE, not {item!r}")
+        pairs.append((key.strip(), value.strip()))
+    return tuple(pairs)
+
+
+@attrs.frozen
+class Aliases:
+    """Spellings merged into one player: ``A=B`` counts A's games as B's (ignoring case)."""
+
+    pairs: tuple[tuple[str, str], ...] = ()
+    _table: dict[str, str] = attrs.field(init=False, eq=False, repr=False, hash=False)
+
+    def __attrs_post_init__(self) -> None:
+        table = {a.casefold(): b.casefold() for a, b in self.pairs}
+        object.__setattr__(self, "_table", table)
+
+    @classmethod
+    def make(cls, items: Sequence[str]) -> Aliases:
+        """Aliases from ``--alias A=B`` strings; InputError on a bad one."""
+        return cls(parse_pairs(items, "--alias"))
+
+    def key(self, key: str) -> str:
+        """The player key a (casefolded) name counts under, aliases followed to the end."""
+        table = self._table
+        seen = {key}
+        while key in table:
+            key = table[key]
+            if key in seen:  # A=B, B=A: stop at the loop
+                break
+            seen.add(key)
+        return key
+
+    def display(self, key: str) -> str | None:
+        """The spelling an alias target was given in, if ``key`` is one."""
+        for _, target in self.pairs:
+            if target.casefold() == key:
+                return target
+        return None
+
+
+def _date(text: str | None, what: str) -> str | None:
+    if text is None:
+        return None
+    value = iso_date(text)
+    if value is None:
+        raise InputError(f"{what} must be a date like 2026-11-20, not {text!r}")
+    return value
+
+
+@attrs.frozen
+class Filters:
+    """What a user asked to see; empty fields select everything.
+
+    ``players`` keeps the games any of them played (names ignoring case, after
+    aliases); ``since``/``until`` the games whose Date tag lies in that range,
+    both ends included (undated games are then left out); ``tags`` the games
+    whose tag KEY (ignoring case) has exactly VALUE.
+    """
+
+    players: tuple[str, ...] = ()
+    variant: str | None = None
+    swimmers: int | None = None
+    since: str | None = None
+    until: str | None = None
+    tags: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def make(
+        cls,
+        players: Sequence[str] = (),
+        variant: str | None = None,
+        swimmers: int | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        tags: Sequence[str] = (),
+    ) -> Filters:
+        """Filters from command-line strings; InputError on a bad date or tag."""
+        return cls(
+            tuple(players),
+            variant,
+            swimmers,
+            _date(since, "--since"),
+            _date(until, "--until"),
+            parse_pairs(tags, "--tag"),
+        )
+
+    def keeps(self, game: Sequence[Row], aliases: Aliases) -> bool:
+        """Whether the game (all its rows) passes every filter."""
+        first = game[0]
+        if self.variant is not None and first["variant"] != self.variant.casefold():
+            return False
+        if self.swimmers is not None and first["swimmers"] != self.swimmers:
+            return False
+        date = first["date"]
+        if (self.since is not None or self.until is not None) and date is None:
+            return False
+        if self.since is not None and date < self.since:
+            return False
+        if self.until is not None and date > self.until:
+            return False
+        if self.tags:
+            tags = {k.casefold(): v for k, v in json.loads(first["tags"] or "{}").items()}
+            if any(tags.get(k.casefold()) != v for k, v in self.tags):
+                return False
+        if self.players:
+            wanted = {aliases.key(p.casefold()) for p in self.players}
+            keys = {aliases.key(r["player_key"]) for r in game if r["role"] != "automaton"}
+            if not wanted & keys:
+                return False
+        return True
+
+
+@attrs.frozen
+class Selection:
+    """The games a report covers (each a list of rows) and the count left out by reason."""
+
+    games: list[list[Row]]
+    excluded: dict[str, int]
+
+    @property
+    def included(self) -> int:
+        return len(self.games)
+
+
+def select(rows: Iterable[Row], filters: Filters, aliases: Aliases) -> Selection:
+    """Group read-model rows by game, keep valid finished games that pass ``filters``."""
+    by_game: dict[str, list[Row]] = {}
+    for row in rows:
+        game = by_game.get(row["game_id"])
+        if game is None:
+            by_game[row["game_id"]] = [row]
+        else:
+            game.append(row)
+    excluded = dict.fromkeys(EXCLUSION_REASONS, 0)
+    games: list[list[Row]] = []
+    everything = filters == Filters()
+    for game in by_game.values():
+        status = game[0]["status"]
+        if status != "valid":
+            excluded["invalid" if status == "invalid" else "unfinished"] += 1
+        elif everything or filters.keeps(game, aliases):
+            games.append(game)
+        else:
+            excluded["filtered"] += 1
+    return Selection(games, excluded)

@@ -1,0 +1,363 @@
+"""Statistics over the selected games: per player, by starting place, head to head,
+streaks and ratings, all from read-model rows (``getbit_events.readmodel``).
+
+A *player* is a name matched ignoring case (after ``--alias``): the swimmer in
+standard, three-player and shark games, the ``Teams`` name in two-player games
+(its two swimmers add up), and the Shark player. The automated swimmer is never
+a player (R9). Definitions of every number are in ``docs/reports.md``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+
+import attrs
+
+from getbit_events.readmodel import VALUES
+from reports.rating import Rating, RatingPoint, rate_games
+from reports.selection import Aliases, Filters, Row, Selection, select
+
+__all__ = [
+    "HeadToHead",
+    "PlaceStats",
+    "PlayerStats",
+    "StatsReport",
+    "build_report",
+    "summarise",
+]
+
+#: Read-model counts a player's swimmer rows add up.
+SWIMMER_SUMS: tuple[str, ...] = (
+    "bites_taken",
+    "limbs_lost",
+    "devoured",
+    "rounds_survived",
+    *(f"plays_{v}" for v in VALUES),
+    "blank_plays",
+    "tied_plays",
+    "moved_plays",
+    "rounds_front",
+    "rounds_back",
+    "take_backs",
+    "discarded",
+)
+#: Read-model counts a player's Shark rows add up.
+SHARK_SUMS: tuple[str, ...] = (
+    "shark_cards",
+    "shark_bites",
+    "shark_exhaustions",
+    "shark_misses",
+    "hunger_left",
+)
+
+
+def _ratio(part: float, whole: float) -> float | None:
+    return part / whole if whole else None
+
+
+@attrs.frozen
+class PlayerStats:
+    """Everything counted for one player over the selected games.
+
+    ``totals`` holds the read-model counts added up (``SWIMMER_SUMS`` over the
+    player's swimmer rows, ``SHARK_SUMS`` over its Shark rows).
+    """
+
+    key: str
+    name: str
+    games: int
+    wins: int
+    rank_distribution: dict[int, int]
+    swimmer_games: int
+    totals: dict[str, int]
+    shark_games: int
+    shark_wins: int
+    dated_games: int
+    longest_winning_streak: int
+    longest_losing_streak: int
+    rating: Rating | None
+
+    @property
+    def win_rate(self) -> float | None:
+        return _ratio(self.wins, self.games)
+
+    @property
+    def average_rank(self) -> float | None:
+        total = sum(rank * n for rank, n in self.rank_distribution.items())
+        return _ratio(total, self.games)
+
+    @property
+    def plays_by_value(self) -> dict[int, int]:
+        return {v: self.totals[f"plays_{v}"] for v in VALUES}
+
+    @property
+    def plays(self) -> int:
+        return sum(self.totals[f"plays_{v}"] for v in VALUES)
+
+    def per_game(self, name: str) -> float | None:
+        """A swimmer count per game played as a swimmer (two-player: both swimmers)."""
+        return _ratio(self.totals[name], self.swimmer_games)
+
+    @property
+    def tied_share(self) -> float | None:
+        return _ratio(self.totals["tied_plays"], self.plays)
+
+    @property
+    def moved_share(self) -> float | None:
+        return _ratio(self.totals["moved_plays"], self.plays)
+
+    @property
+    def front_share(self) -> float | None:
+        return _ratio(self.totals["rounds_front"], self.totals["rounds_survived"])
+
+    @property
+    def back_share(self) -> float | None:
+        return _ratio(self.totals["rounds_back"], self.totals["rounds_survived"])
+
+    @property
+    def shark_hits(self) -> int:
+        return self.totals["shark_cards"] - self.totals["shark_misses"]
+
+    @property
+    def shark_hit_rate(self) -> float | None:
+        return _ratio(self.shark_hits, self.totals["shark_cards"])
+
+    @property
+    def average_hunger_left(self) -> float | None:
+        return _ratio(self.totals["hunger_left"], self.shark_games)
+
+
+@attrs.frozen
+class PlaceStats:
+    """Win rate of the swimmers that started at ``place`` (1 = front) in lines of ``swimmers``.
+
+    ``swimmers`` is None for all line lengths together.
+    """
+
+    swimmers: int | None
+    place: int
+    games: int
+    wins: int
+
+    @property
+    def win_rate(self) -> float | None:
+        return _ratio(self.wins, self.games)
+
+
+@attrs.frozen
+class HeadToHead:
+    """Two players' shared games and how often each finished ahead of the other."""
+
+    first: str
+    second: str
+    games: int
+    first_ahead: int
+    second_ahead: int
+
+
+@attrs.frozen
+class StatsReport:
+    """The statistics of one selection of games, for people and for programs alike."""
+
+    filters: Filters
+    aliases: Aliases
+    games_included: int
+    games_excluded: dict[str, int]
+    variants: dict[str, int]
+    dated_games: int
+    players: tuple[PlayerStats, ...]
+    places: tuple[PlaceStats, ...]
+    head_to_head: tuple[HeadToHead, ...]
+    rating_history: dict[str, list[RatingPoint]]
+
+    def player(self, name: str) -> PlayerStats | None:
+        """The player called ``name`` (ignoring case, after aliases), if it played."""
+        key = self.aliases.key(name.casefold())
+        return next((p for p in self.players if p.key == key), None)
+
+
+class _Player:
+    __slots__ = (
+        "dated",
+        "games",
+        "names",
+        "ranks",
+        "shark_games",
+        "shark_wins",
+        "streak",
+        "swimmer_games",
+        "totals",
+        "wins",
+    )
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.wins = 0
+        self.ranks: Counter[int] = Counter()
+        self.names: Counter[str] = Counter()
+        self.swimmer_games = 0
+        self.totals = dict.fromkeys((*SWIMMER_SUMS, *SHARK_SUMS), 0)
+        self.shark_games = 0
+        self.shark_wins = 0
+        self.dated = 0
+        # longest winning run, longest losing run, current run (+wins / -losses)
+        self.streak = [0, 0, 0]
+
+    def result(self, won: bool) -> None:
+        s = self.streak
+        run = s[2]
+        run = run + 1 if won and run > 0 else 1 if won else run - 1 if run < 0 else -1
+        s[2] = run
+        if run > s[0]:
+            s[0] = run
+        if -run > s[1]:
+            s[1] = -run
+
+
+def _order(game: list[Row]) -> tuple[bool, str, str]:
+    first = game[0]
+    return (first["date"] is None, first["date"] or "", first["game_id"])
+
+
+def build_report(
+    rows: Iterable[Row],
+    filters: Filters | None = None,
+    aliases: Aliases | None = None,
+    history: bool = False,
+) -> StatsReport:
+    """Statistics of the read-model ``rows`` (any order) under ``filters`` and ``aliases``."""
+    filters = filters or Filters()
+    aliases = aliases or Aliases()
+    return summarise(select(rows, filters, aliases), filters, aliases, history)
+
+
+def summarise(
+    selection: Selection, filters: Filters, aliases: Aliases, history: bool = False
+) -> StatsReport:
+    """Statistics of selected games; games are taken in date order (undated last)."""
+    games = sorted(selection.games, key=_order)
+    players: dict[str, _Player] = {}
+    places: Counter[tuple[int, int]] = Counter()
+    place_wins: Counter[tuple[int, int]] = Counter()
+    pairs: dict[tuple[str, str], list[int]] = {}
+    variants: Counter[str] = Counter()
+    rated: list[list[tuple[str, int]]] = []
+    game_ids: list[str] = []
+    dates: list[str | None] = []
+    key_of = aliases.key if aliases.pairs else None
+    dated_games = 0
+    for game in games:
+        first = game[0]
+        date = first["date"]
+        variants[first["variant"]] += 1
+        dated_games += date is not None
+        ranks: dict[str, int] = {}
+        for r in game:
+            role = r["role"]
+            if role != "shark":
+                where = (r["swimmers"], r["start_place"])
+                places[where] += 1
+                place_wins[where] += r["won"]
+            if role == "automaton":  # R9: never a player
+                continue
+            key = r["player_key"]
+            if key_of is not None:
+                key = key_of(key)
+            p = players.get(key)
+            if p is None:
+                p = players[key] = _Player()
+            p.names[r["name"]] += 1
+            new = key not in ranks
+            if new:
+                ranks[key] = r["rank"]
+                p.games += 1
+                p.wins += r["won"]
+                p.ranks[r["rank"]] += 1
+                if date is not None:
+                    p.dated += 1
+                    p.result(bool(r["won"]))
+            totals = p.totals
+            if role == "shark":
+                p.shark_games += 1
+                p.shark_wins += r["won"]
+                for c in SHARK_SUMS:
+                    totals[c] += r[c]
+            else:
+                if new:
+                    p.swimmer_games += 1
+                for c in SWIMMER_SUMS:
+                    totals[c] += r[c]
+        result = sorted(ranks.items())
+        for i, (a, rank_a) in enumerate(result):
+            for b, rank_b in result[i + 1 :]:
+                tally = pairs.get((a, b))
+                if tally is None:
+                    tally = pairs[(a, b)] = [0, 0, 0]
+                tally[0] += 1
+                tally[1] += rank_a < rank_b
+                tally[2] += rank_b < rank_a
+        rated.append(result)
+        if history:
+            game_ids.append(first["game_id"])
+            dates.append(date)
+    ratings, points = rate_games(rated, game_ids, dates, history)
+
+    wanted = {aliases.key(n.casefold()) for n in filters.players}
+    out = []
+    for key, p in players.items():
+        if wanted and key not in wanted:
+            continue
+        name = aliases.display(key) or p.names.most_common(1)[0][0]
+        out.append(
+            PlayerStats(
+                key,
+                name,
+                p.games,
+                p.wins,
+                dict(sorted(p.ranks.items())),
+                p.swimmer_games,
+                p.totals,
+                p.shark_games,
+                p.shark_wins,
+                p.dated,
+                p.streak[0],
+                p.streak[1],
+                ratings.get(key),
+            )
+        )
+    out.sort(key=lambda s: (-(s.win_rate or 0.0), -s.games, s.name.casefold()))
+    names = {s.key: s.name for s in out}
+    for key, p in players.items():
+        names.setdefault(key, aliases.display(key) or p.names.most_common(1)[0][0])
+    h2h = [
+        HeadToHead(names[a], names[b], n, a_ahead, b_ahead)
+        for (a, b), (n, a_ahead, b_ahead) in sorted(pairs.items())
+        if not wanted or a in wanted or b in wanted
+    ]
+    return StatsReport(
+        filters,
+        aliases,
+        selection.included,
+        dict(selection.excluded),
+        dict(sorted(variants.items())),
+        dated_games,
+        tuple(out),
+        _places(places, place_wins),
+        tuple(h2h),
+        {names[k]: v for k, v in points.items() if not wanted or k in wanted},
+    )
+
+
+def _places(
+    places: Mapping[tuple[int, int], int], wins: Mapping[tuple[int, int], int]
+) -> tuple[PlaceStats, ...]:
+    out = [PlaceStats(n, place, g, wins[(n, place)]) for (n, place), g in sorted(places.items())]
+    overall: Counter[int] = Counter()
+    overall_wins: Counter[int] = Counter()
+    for (_, place), g in places.items():
+        overall[place] += g
+        overall_wins[place] += wins[(_, place)]
+    out.extend(PlaceStats(None, p, overall[p], overall_wins[p]) for p in sorted(overall))
+    return tuple(out)
+
