@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from getbit_events.errors import GetbitError, InputError
+from getbit_events.events import Event
 from getbit_events.record import RecordedGame
 from getbit_events.simulate import BOTS, simulate_games
 from getbit_events.validate import GameReport, validate_game
@@ -126,10 +127,17 @@ def simulate(
     output: Annotated[
         Path | None, typer.Option("-o", "--output", help="write here, not to the screen")
     ] = None,
+    fmt: Annotated[str, typer.Option("--format", help="gbn, or jsonl (an event log)")] = "gbn",
 ) -> None:
     """Play complete games by the rules with seeded bots and write them as GBN."""
     from importers.gbn import write_gbn
 
+    if fmt == "jsonl":
+        _simulate_jsonl(simulate_games(games, variant, swimmers, seed, bot, memory), seed, output)
+        return
+    if fmt != "gbn":
+        err.print(f"getbit simulate: --format is gbn or jsonl, not {escape(fmt)}")
+        raise typer.Exit(EXIT_UNREADABLE)
     try:
         text = write_gbn(simulate_games(games, variant, swimmers, seed, bot, memory))
     except ValueError as exc:
@@ -139,6 +147,22 @@ def simulate(
         sys.stdout.write(text)
     else:
         output.write_text(text, encoding="utf-8")
+
+
+def _simulate_jsonl(played: Iterator[list[Event]], seed: int, output: Path | None) -> None:
+    """Stream simulated games as a JSON Lines log, a game at a time (flat memory)."""
+    from importers.jsonl import write_jsonl
+
+    target = output.open("w", encoding="utf-8") if output is not None else sys.stdout
+    try:
+        for line in write_jsonl((f"sim-{seed}-{k}", g) for k, g in enumerate(played, 1)):
+            target.write(line)
+    except ValueError as exc:
+        err.print(f"getbit simulate: {escape(str(exc))}")
+        raise typer.Exit(EXIT_UNREADABLE) from None
+    finally:
+        if output is not None:
+            target.close()
 
 
 # Each group of commands lives in its own module and registers itself here.

@@ -126,7 +126,7 @@ def replay_command(
     from replay.terminal import print_game
     from replay.view import EVERYTHING, Viewer
 
-    out = Console(highlight=False)
+    out = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if game is not None and game_id is not None:
         err.print("getbit replay: give --game or --id, not both")

@@ -80,8 +80,13 @@ def _revealed(d: _Fields, e: CardsRevealed) -> None:
         if value is None:
             continue
         i = index(name)
-        s = swimmers[i]
-        swimmers[i] = _evolve(s, hand=s.hand - {value}, table=(*s.table, value))
+        old = swimmers[i].__dict__
+        fields = old.copy()
+        fields["hand"] = old["hand"] - {value}
+        fields["table"] = (*old["table"], value)
+        s = _new(SwimmerState)
+        _set(s, "__dict__", fields)
+        swimmers[i] = s
     d["swimmers"] = tuple(swimmers)
     d["round"] = e.round
     d["phase"] = "reveal"
@@ -109,7 +114,10 @@ def _bitten(d: _Fields, e: SwimmerBitten) -> None:
     s = d["swimmers"][d["setup"].line.index(e.who)]
     _change_swimmer(d, e.who, limbs=tuple(x for x in s.limbs if x != limb))
     if d["setup"].memory:  # R16: the played cards are turned face down at the bite
-        d["swimmers"] = tuple(_evolve(s, face_down=len(s.table)) for s in d["swimmers"])
+        d["swimmers"] = tuple(
+            s if s.face_down == len(s.table) else _evolve(s, face_down=len(s.table))
+            for s in d["swimmers"]
+        )
     d["phase"] = "bite"
 
 

@@ -6,7 +6,6 @@ Rulings are those of ``RULINGS.md``; each is cited where it is applied.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
@@ -176,12 +175,18 @@ def resolve_round(
     line = list(state.line)
     cards = state.revealed
     # R4: equal values tie and stay; unique values move to the front, lowest first.
-    counts = Counter(v for _, v in cards if v is not None)
-    tied = tuple(name for name, v in cards if v is not None and counts[v] > 1)
-    for _, name in sorted((v, name) for name, v in cards if v is not None and counts[v] == 1):
-        line.remove(name)
-        line.insert(0, name)
-        events.append(SwimmerMoved(r, name, "card", pos))
+    by_value: dict[int, list[str]] = {}
+    for name, v in cards:
+        if v is not None:
+            by_value.setdefault(v, []).append(name)
+    tied = tuple(n for n, v in cards if v is not None and len(by_value[v]) > 1)
+    for v in sorted(by_value):
+        who = by_value[v]
+        if len(who) == 1:
+            name = who[0]
+            line.remove(name)
+            line.insert(0, name)
+            events.append(SwimmerMoved(r, name, "card", pos))
     back = line[-1] if line else None
     limbs = {s.name: s.limbs for s in state.swimmers}
     took_back: set[str] = set()

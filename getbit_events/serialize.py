@@ -298,5 +298,6 @@ def schema_text() -> str:
     return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
 
 
-if __name__ == "__main__":  # regenerate: python -m getbit_events.serialize > docs/events.schema.json
+# Regenerate the committed schema: python -m getbit_events.serialize > docs/events.schema.json
+if __name__ == "__main__":
     sys.stdout.write(schema_text())

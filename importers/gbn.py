@@ -36,13 +36,19 @@ from getbit_events.reducer import apply
 from getbit_events.rules import LIMBS, SHARK_CARDS
 from getbit_events.state import GameState
 
-__all__ = ["decode", "read_gbn", "read_gbn_file", "write_gbn"]
+__all__ = ["decode", "iter_gbn", "read_gbn", "read_gbn_file", "write_gbn"]
 
 _TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(?:#.*)?$')
-_ROUND = re.compile(r"(\d+)\s*\.")
+_ROUND = re.compile(r"(\d{1,9})\s*\.")
+_PLAY = re.compile(r"[ \t]*([^\s,;][^,;]*?)[ \t]+([^\s,;]+)[ \t]*(?:,|$)")
 _SHARK = frozenset(SHARK_CARDS)
 _LIMBS = frozenset(LIMBS)
 _OUTCOMES = "bit, out, miss, hunger, discard, refresh or line"
+
+
+def _is_number(text: str) -> bool:
+    """A plain decimal number of sensible length (so int() never fails on it)."""
+    return text.isascii() and text.isdigit() and len(text) < 10
 
 
 def decode(data: bytes, source: str) -> str:
@@ -76,7 +82,12 @@ def read_gbn_file(path: str | Path, source: str | None = None) -> list[RecordedG
 
 def read_gbn(text: str, source: str = "<text>") -> list[RecordedGame]:
     """Every game in ``text``, in order; games with syntax errors carry them."""
-    return list(_Reader(source).games(text))
+    return list(iter_gbn(text, source))
+
+
+def iter_gbn(text: str, source: str = "<text>") -> Iterator[RecordedGame]:
+    """The games of ``text`` one at a time, each as soon as it is read."""
+    return _Reader(source).games(text)
 
 
 class _Reader:
@@ -158,28 +169,50 @@ class _Reader:
             )
             return
         pos = SourcePos(self.source, number, indent + 1)
+        source = self.source
         ok = True
         plays: list[RecordedPlay] = []
         outcomes: list[RecordedOutcome] = []
         offset = indent + m.end()
-        parts = body[m.end() :].split(";")
-        for k, part in enumerate(parts):
-            items = [part] if k else part.split(",")
-            for item in items:
+        rest = body[m.end() :]
+        play_text, _, outcome_text = rest.partition(";")
+        # the common case in one pass: NAME CARD, NAME CARD, ... (anything odd takes
+        # the careful path below, which says what is wrong and where)
+        end = 0
+        for pm in _PLAY.finditer(play_text):
+            if pm.start() != end:
+                break
+            end = pm.end()
+            card = pm.group(2)
+            folded = card.casefold()
+            if folded in _SHARK:
+                card = folded
+            elif not (card == "-" or (card.isascii() and card.isdigit() and len(card) < 10)):
+                end = -1
+                break
+            where = SourcePos(source, number, offset + pm.start(1) + 1)
+            plays.append(RecordedPlay(pm.group(1), card, where))
+        if end != len(play_text) or not plays:
+            plays.clear()
+            for item in play_text.split(","):
                 text = item.strip()
                 column = offset + (len(item) - len(item.lstrip())) + 1
                 offset += len(item) + 1
-                where = SourcePos(self.source, number, column)
-                if k == 0:
-                    play = self._play(text, where, index)
-                    ok = ok and play is not None
-                    if play is not None:
-                        plays.append(play)
-                else:
-                    outcome = self._outcome(text, where, index)
-                    ok = ok and outcome is not None
-                    if outcome is not None:
-                        outcomes.append(outcome)
+                play = self._play(text, SourcePos(source, number, column), index)
+                ok = ok and play is not None
+                if play is not None:
+                    plays.append(play)
+        else:
+            offset += len(play_text) + 1
+        if outcome_text or rest.endswith(";"):
+            for item in outcome_text.split(";"):
+                text = item.strip()
+                column = offset + (len(item) - len(item.lstrip())) + 1
+                offset += len(item) + 1
+                outcome = self._outcome(text, SourcePos(source, number, column), index)
+                ok = ok and outcome is not None
+                if outcome is not None:
+                    outcomes.append(outcome)
         if ok:
             self.rounds.append(
                 RecordedRound(index, int(m.group(1)), pos, tuple(plays), tuple(outcomes))
@@ -188,7 +221,7 @@ class _Reader:
             self.rounds.append(RecordedRound(index, int(m.group(1)), pos, ()))
 
     def _play(self, text: str, pos: SourcePos, rnd: int) -> RecordedPlay | None:
-        name, _, card = text.rpartition(" ")
+        name, card = (text.rsplit(None, 1) + [""])[:2] if " " in text or "\t" in text else ("", "")
         name = name.strip()
         if not name or not card:
             what = "a play" if text else "a play after the round number"
@@ -201,7 +234,7 @@ class _Reader:
             )
             return None
         folded = card.casefold()
-        if not (card.isdigit() or card == "-" or folded in _SHARK):
+        if not (_is_number(card) or card == "-" or folded in _SHARK):
             self._error(
                 f"expected a card after {name}: 1 to 7, '-' or a Shark card "
                 f"({', '.join(SHARK_CARDS)}), not {card!r}",
@@ -225,7 +258,7 @@ class _Reader:
             return RecordedOutcome("out", pos, (rest,))
         if keyword == "miss" and not rest:
             return RecordedOutcome("miss", pos)
-        if keyword == "hunger" and rest.isdigit():
+        if keyword == "hunger" and _is_number(rest):
             return RecordedOutcome("hunger", pos, number=int(rest))
         if keyword in ("refresh", "line") and rest:
             names = tuple(n.strip() for n in rest.split(","))
@@ -235,7 +268,7 @@ class _Reader:
             cards = []
             for item in rest.split(","):
                 name, _, value = item.strip().rpartition(" ")
-                if not name.strip() or not value.isdigit():
+                if not name.strip() or not _is_number(value):
                     break
                 cards.append((name.strip(), value))
             else:

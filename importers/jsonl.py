@@ -133,7 +133,8 @@ def iter_jsonl(stream: IO[bytes], source: str) -> Iterator[RecordedGame]:
                 game = _Game(source, index, None, pos)
             game.error(error)
             continue
-        assert game is not None and data is not None
+        assert game is not None
+        assert data is not None
         game.read(data, pos)
     if game is not None:
         yield game.finish()
@@ -154,11 +155,15 @@ def _objects(
                 chunk = stream.readline(1 << 16)
                 if not chunk or chunk.endswith(b"\n"):
                     break
-            yield number, None, _syntax(
-                source,
+            yield (
                 number,
-                1,
-                f"the line is longer than {MAX_LINE} bytes; an event is a few hundred",
+                None,
+                _syntax(
+                    source,
+                    number,
+                    1,
+                    f"the line is longer than {MAX_LINE} bytes; an event is a few hundred",
+                ),
             )
             continue
         if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
@@ -309,9 +314,7 @@ class _Game:
         if isinstance(event, CardsRevealed):
             if self.rounds and self.rounds[-1][0].round == event.round:
                 self.error(
-                    Violation(
-                        "syntax", f"round {event.round} is revealed twice", pos, event.round
-                    )
+                    Violation("syntax", f"round {event.round} is revealed twice", pos, event.round)
                 )
                 return
             self.round = event.round
@@ -446,6 +449,9 @@ def write_jsonl(games: Iterable[tuple[str, Sequence[Event]]]) -> Iterator[str]:
     """The log lines (each ending in a newline) of ``(game id, events)`` pairs."""
     for game_id, events in games:
         for seq, event in enumerate(events, 1):
-            yield json.dumps(
-                event_to_wire(event, game_id, seq), ensure_ascii=False, separators=(",", ":")
-            ) + "\n"
+            yield (
+                json.dumps(
+                    event_to_wire(event, game_id, seq), ensure_ascii=False, separators=(",", ":")
+                )
+                + "\n"
+            )

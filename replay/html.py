@@ -143,13 +143,13 @@ style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
 <body>
 <header><h1 id="title"></h1><p id="seen"></p></header>
 <nav id="controls">
-<button id="first" title="first event (Home)">⏮</button>
-<button id="prev-round" title="previous round (↑)">⏪</button>
+<button id="first" title="first event (Home)">|◀</button>
+<button id="prev-round" title="previous round (↑)">◀◀</button>
 <button id="prev" title="previous event (←)">◀</button>
 <input id="slider" type="range" min="0" value="0" aria-label="event">
 <button id="next" title="next event (→)">▶</button>
-<button id="next-round" title="next round (↓)">⏩</button>
-<button id="last" title="last event (End)">⏭</button>
+<button id="next-round" title="next round (↓)">▶▶</button>
+<button id="last" title="last event (End)">▶|</button>
 <span id="step" aria-live="polite"></span>
 </nav>
 <main>

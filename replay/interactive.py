@@ -21,10 +21,7 @@ from replay.view import EVERYTHING, Viewer
 
 __all__ = ["HELP", "KEYS", "Session", "read_keys", "run"]
 
-HELP = (
-    "→/l next event · ←/h previous · ↓/j next round · ↑/k previous round · "
-    "g N ⏎ go to round N · Home/End · v change view · q quit"
-)
+HELP = "→/l ←/h event · ↓/j ↑/k round · g N ⏎ go to round N · Home/End first/last · v view · q quit"
 
 #: escape sequences a terminal sends, by key name
 KEYS: dict[str, str] = {
@@ -172,12 +169,20 @@ def run(
         cursor.goto_round(rnd)
     session = Session(cursor, viewer)
     fd = sys.stdin.fileno()
-    with _cbreak(fd), console.screen(hide_cursor=True) as screen:
+
+    def draw() -> None:
+        # measure the terminal each time (not COLUMNS, which may be stale): a resize
+        # between keys is drawn right, and the screen never wraps
+        size = os.get_terminal_size(sys.stdout.fileno())
+        console.size = (size.columns, size.lines)
         screen.update(session.render())
+
+    with _cbreak(fd), console.screen(hide_cursor=True) as screen:
+        draw()
         try:
             for key in read_keys(fd):
                 if not session.handle(key):
                     break
-                screen.update(session.render())
+                draw()
         except KeyboardInterrupt:
             pass

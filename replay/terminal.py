@@ -241,8 +241,14 @@ def replay_text(
     """The printout as plain text (no colour): what the golden files hold."""
     buffer = io.StringIO()
     console = Console(
-        file=buffer, width=width, color_system=None, force_terminal=False, highlight=False,
-        emoji=False, markup=False,
+        file=buffer,
+        width=width,
+        color_system=None,
+        force_terminal=False,
+        highlight=False,
+        emoji=False,
+        markup=False,
+        soft_wrap=True,
     )
     print_game(cursor, console, viewer, rnd)
     return buffer.getvalue()

@@ -1,0 +1,25 @@
+"""Statistics over recorded games: per player, per starting place, head to head,
+streaks and ratings, from the store's read model or straight from record files.
+
+Everything is computed from ``getbit_events.readmodel`` rows (``stats``); the
+same numbers come from a fold over the events (``fold``). ``render`` and
+``html`` turn a report into tables, JSON, CSV and a self-contained page;
+``game`` summarises one game.
+"""
+
+from reports.fold import fold_report, fold_rows
+from reports.game import GameSummary, summarise_game
+from reports.selection import Aliases, Filters
+from reports.stats import PlayerStats, StatsReport, build_report
+
+__all__ = [
+    "Aliases",
+    "Filters",
+    "GameSummary",
+    "PlayerStats",
+    "StatsReport",
+    "build_report",
+    "fold_report",
+    "fold_rows",
+    "summarise_game",
+]

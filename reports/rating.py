@@ -25,8 +25,12 @@ class Rating:
 
 @attrs.frozen
 class RatingPoint:
-    """One player's rating just after one game (for plots of rating over time)."""
+    """One player's rating just after one game (for plots of rating over time).
 
+    ``game`` counts the games rated so far, all players together (1 for the first).
+    """
+
+    game: int
     game_id: str
     date: str | None
     ordinal: float
@@ -66,6 +70,7 @@ def rate_games(
             if history:
                 points.setdefault(key, []).append(
                     RatingPoint(
+                        i + 1,
                         game_ids[i] if game_ids else str(i),
                         dates[i] if dates else None,
                         new.ordinal(),

@@ -78,6 +78,12 @@ class PlayerStats:
     longest_losing_streak: int
     rating: Rating | None
 
+    @classmethod
+    def empty(cls, key: str, name: str) -> PlayerStats:
+        """A player with no games (every count 0)."""
+        totals = dict.fromkeys((*SWIMMER_SUMS, *SHARK_SUMS), 0)
+        return cls(key, name, 0, 0, {}, 0, totals, 0, 0, 0, 0, 0, None)
+
     @property
     def win_rate(self) -> float | None:
         return _ratio(self.wins, self.games)
@@ -158,7 +164,10 @@ class HeadToHead:
 
 @attrs.frozen
 class StatsReport:
-    """The statistics of one selection of games, for people and for programs alike."""
+    """The statistics of one selection of games, for people and for programs alike.
+
+    ``latest_game`` is the id of the last game in date order (undated games last).
+    """
 
     filters: Filters
     aliases: Aliases
@@ -169,7 +178,8 @@ class StatsReport:
     players: tuple[PlayerStats, ...]
     places: tuple[PlaceStats, ...]
     head_to_head: tuple[HeadToHead, ...]
-    rating_history: dict[str, list[RatingPoint]]
+    rating_history: dict[str, list[RatingPoint]]  # display name -> points (with ``history``)
+    latest_game: str | None = None
 
     def player(self, name: str) -> PlayerStats | None:
         """The player called ``name`` (ignoring case, after aliases), if it played."""
@@ -225,11 +235,18 @@ def build_report(
     filters: Filters | None = None,
     aliases: Aliases | None = None,
     history: bool = False,
+    unreadable: int = 0,
 ) -> StatsReport:
-    """Statistics of the read-model ``rows`` (any order) under ``filters`` and ``aliases``."""
+    """Statistics of the read-model ``rows`` (any order) under ``filters`` and ``aliases``.
+
+    ``history`` keeps every player's rating after each game (for plots);
+    ``unreadable`` games (no events, so no rows) are counted as invalid.
+    """
     filters = filters or Filters()
     aliases = aliases or Aliases()
-    return summarise(select(rows, filters, aliases), filters, aliases, history)
+    selection = select(rows, filters, aliases)
+    selection.excluded["invalid"] += unreadable
+    return summarise(selection, filters, aliases, history)
 
 
 def summarise(
@@ -346,6 +363,7 @@ def summarise(
         _places(places, place_wins),
         tuple(h2h),
         {names[k]: v for k, v in points.items() if not wanted or k in wanted},
+        games[-1][0]["game_id"] if games else None,
     )
 
 

@@ -1,0 +1,169 @@
+"""``getbit replay --step``: the keys, driven directly and in a real terminal (tmux)."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from regen_golden import ROOT, load
+
+from replay.interactive import Session, _split
+from replay.view import EVERYTHING, TABLE
+
+FRIDAY = "fixtures/games/friday-club.gbn"
+
+
+def test_keys_step_by_event_and_by_round() -> None:
+    session = Session(load(FRIDAY))
+    c = session.cursor
+    for key in ("right", "right", "l", " "):
+        assert session.handle(key)
+    assert c.position == 4
+    session.handle("left")
+    assert c.position == 3
+    session.handle("down")
+    assert c.position == c.bounds[1][1]
+    session.handle("j")
+    assert c.position == c.bounds[2][1]
+    session.handle("up")
+    assert c.position == c.bounds[1][1]
+    session.handle("end")
+    assert c.at_end
+    session.handle("home")
+    assert c.at_start
+
+
+def test_g_jumps_to_a_typed_round() -> None:
+    session = Session(load(FRIDAY))
+    for key in ("g", "3", "enter"):
+        session.handle(key)
+    assert session.cursor.position == session.cursor.bounds[3][1]
+    for key in ("g", "9", "enter"):
+        session.handle(key)
+    assert session.message == "there is no round 9: rounds run from 1 to 3"
+    for key in ("g", "1", "backspace", "2", "escape"):
+        session.handle(key)
+    assert session.typing is None
+    assert session.cursor.round == 3  # Esc cancelled the jump
+
+
+def test_v_cycles_through_the_seats_and_q_quits() -> None:
+    session = Session(load(FRIDAY))
+    assert session.viewer == EVERYTHING
+    session.handle("v")
+    assert session.viewer == TABLE
+    seen = [session.viewer.label]
+    for _ in range(4):
+        session.handle("v")
+        seen.append(session.viewer.label)
+    assert seen[1:] == ["as swimmer John", "as swimmer Anne", "as swimmer Beth", "as swimmer Ted"]
+    session.handle("v")
+    assert session.viewer == EVERYTHING
+    assert session.handle("q") is False
+
+
+def test_escape_sequences_become_key_names() -> None:
+    assert list(_split("\x1b[C\x1b[Dq\x1bOB\r\x1b[5~")) == [
+        "right", "left", "q", "down", "enter", "pgup",
+    ]
+
+
+def _getbit() -> list[str]:
+    script = Path(sys.executable).parent / "getbit"
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-c", "from getbit_events.cli import main; main()"]
+
+
+def test_step_prints_the_whole_game_when_output_is_not_a_terminal() -> None:
+    done = subprocess.run(
+        [*_getbit(), "replay", FRIDAY, "--step"],
+        cwd=ROOT, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Round 3" in done.stdout
+    assert "Result: unfinished after round 3." in done.stdout
+
+
+class Tmux:
+    """A private tmux server (its own socket) running one command in a 120x45 pane."""
+
+    def __init__(self, socket: str) -> None:
+        self.base = ["tmux", "-L", socket, "-f", "/dev/null"]
+
+    def start(self, command: list[str]) -> None:
+        line = " ".join(shlex.quote(a) for a in command)
+        subprocess.run(
+            [*self.base, "new-session", "-d", "-s", "replay", "-x", "120", "-y", "45",
+             f"cd {shlex.quote(str(ROOT))} && {line}"],
+            check=True,
+        )
+
+    def keys(self, *keys: str) -> None:
+        for key in keys:
+            subprocess.run([*self.base, "send-keys", "-t", "replay", key], check=True)
+            time.sleep(0.05)
+
+    def screen(self) -> str:
+        done = subprocess.run(
+            [*self.base, "capture-pane", "-p", "-t", "replay"], capture_output=True, text=True
+        )
+        return done.stdout
+
+    def wait_for(self, text: str, timeout: float = 15) -> str:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never appeared; the screen is:\n{self.screen()}")
+
+    def alive(self) -> bool:
+        done = subprocess.run([*self.base, "has-session", "-t", "replay"], capture_output=True)
+        return done.returncode == 0
+
+    def stop(self) -> None:
+        subprocess.run([*self.base, "kill-server"], capture_output=True)
+
+
+@pytest.fixture
+def tmux() -> Iterator[Tmux]:
+    if shutil.which("tmux") is None:
+        pytest.skip("tmux is not installed: the real-terminal test of --step needs it")
+    t = Tmux(f"getbit-replay-test-{os.getpid()}")
+    yield t
+    t.stop()
+
+
+def test_step_mode_in_a_real_terminal(tmux: Tmux) -> None:
+    tmux.start([*_getbit(), "replay", FRIDAY, "--step"])
+    screen = tmux.wait_for("event 0/")
+    assert "A standard game of 4 swimmers" in screen
+    assert "v view · q quit" in screen
+    tmux.keys("Right", "Right", "Right")
+    screen = tmux.wait_for("round 1, event 3/")
+    assert "▶ Round 1: Beth chooses a card face down." in screen
+    tmux.keys("Down")
+    screen = tmux.wait_for("round 1, event 7/")
+    assert "▶ Ted (5) swims to the front." in screen
+    tmux.keys("g", "3", "Enter")
+    screen = tmux.wait_for("round 3, event ")
+    assert "Result: unfinished after round 3." in screen
+    tmux.keys("Left")
+    tmux.wait_for("round 3, event ")
+    tmux.keys("v", "v")
+    screen = tmux.wait_for("as swimmer John")
+    assert "hands     Anne (2 cards) │ John 1 2 │ Ted (4 cards) │ Beth (2 cards)" in screen
+    tmux.keys("q")
+    end = time.monotonic() + 10
+    while tmux.alive() and time.monotonic() < end:
+        time.sleep(0.1)
+    assert not tmux.alive(), "q did not quit"
