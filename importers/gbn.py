@@ -221,8 +221,8 @@ class _Reader:
             self.rounds.append(RecordedRound(index, int(m.group(1)), pos, ()))
 
     def _play(self, text: str, pos: SourcePos, rnd: int) -> RecordedPlay | None:
-        name, card = (text.rsplit(None, 1) + [""])[:2] if " " in text or "\t" in text else ("", "")
-        name = name.strip()
+        parts = text.rsplit(None, 1)
+        name, card = (parts[0].strip(), parts[1]) if len(parts) == 2 else ("", text)
         if not name or not card:
             what = "a play" if text else "a play after the round number"
             self._error(
