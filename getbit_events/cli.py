@@ -107,8 +107,9 @@ def validate(
             else:
                 _render(report)
     if not as_json:
+        games_word = "game" if counts["games"] == 1 else "games"
         out.print(
-            f"{counts['games']} games: {counts['valid']} valid "
+            f"{counts['games']} {games_word}: {counts['valid']} valid "
             f"({counts['unfinished']} unfinished), {counts['invalid']} with violations"
         )
     raise typer.Exit(code)

@@ -12,12 +12,13 @@ import os
 from pathlib import Path
 from typing import Annotated
 
+import attrs
 import typer
 from rich.console import Console
 from rich.markup import escape
 
 from getbit_events.errors import GetbitError, InputError
-from getbit_events.events import Event
+from getbit_events.events import Event, SourcePos
 from getbit_events.record import RecordedGame, Violation
 from getbit_events.validate import validate_game
 
@@ -27,30 +28,27 @@ EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 DB_SUFFIXES = (".db", ".sqlite", ".sqlite3")
 
 
+@attrs.frozen
 class _Found:
     """The game to replay: its events, what the validator said, and a title."""
 
-    def __init__(
-        self,
-        events: tuple[Event, ...],
-        title: str,
-        violations: tuple[Violation, ...] = (),
-        warnings: tuple[Violation, ...] = (),
-    ) -> None:
-        self.events = events
-        self.title = title
-        self.violations = violations
-        self.warnings = warnings
+    events: tuple[Event, ...]
+    title: str
+    violations: tuple[Violation, ...] = ()
+    warnings: tuple[Violation, ...] = ()
 
 
-def _pick(path: Path, games: list[RecordedGame], number: int | None, game_id: str | None) -> RecordedGame:
+def _pick(
+    path: Path, games: list[RecordedGame], number: int | None, game_id: str | None
+) -> RecordedGame:
     if not games:
         raise InputError(f"{path}: holds no game")
     if game_id is not None:
         for game in games:
-            for tag in game.tags:
-                if tag.name.casefold() in ("id", "game", "gameid") and tag.value == game_id:
-                    return game
+            ids = {getattr(game, "id", None)}  # a JSON Lines log names its games
+            ids.update(t.value for t in game.tags if t.name.casefold() in ("id", "gameid"))
+            if game_id in ids:
+                return game
         raise InputError(f"{path}: no game has the id {game_id!r} (an Id tag)")
     n = number or 1
     if not 1 <= n <= len(games):
@@ -59,25 +57,28 @@ def _pick(path: Path, games: list[RecordedGame], number: int | None, game_id: st
     return games[n - 1]
 
 
-def _from_store(db: Path, game_id: str) -> _Found:
-    if not db.is_file():
-        raise InputError(f"{game_id}: no such file, and no game store at {db} (see --db)")
-    try:
-        from getbit_events.sqlite_store import GameStore  # type: ignore[import-not-found,unused-ignore]
-    except ModuleNotFoundError:
-        raise InputError(f"{db}: this build cannot read game stores") from None
-    try:
-        events = tuple(GameStore(db).events(game_id))
-    except (KeyError, LookupError):
-        raise InputError(f"{db}: no stored game {game_id!r}") from None
-    if not events:
-        raise InputError(f"{db}: no stored game {game_id!r}")
-    return _Found(events, f"stored game {game_id} ({db.name})")
+def _from_store(db: Path, ref: str) -> _Found:
+    """A stored game (``ref``: its id or the start of it) with the violations kept with it."""
+    if not db.is_file():  # opening a store creates it: never for a look-up
+        raise InputError(f"{ref}: no such file, and no game store at {db} (see --db)")
+    from getbit_events.sqlite_store import GameStore
+
+    with GameStore(db) as store:
+        stored = store.game(ref)
+        events = tuple(store.events(stored.id))
+        where = stored.source or str(db)
+        violations = tuple(
+            Violation(v.code, v.message, SourcePos(where, v.line, v.column), v.round, v.rule)
+            for v in store.violations(stored.id)
+        )
+    return _Found(events, f"stored game {stored.id} ({db.name})", violations)
 
 
 def find_game(source: str, number: int | None, game_id: str | None, db: Path) -> _Found:
     """The game SOURCE names: a record file, a store file with ``--id``, or a stored id."""
     path = Path(source)
+    if path.is_dir():
+        raise InputError(f"{source}: a folder; give one record file, or a stored game's id")
     if path.is_file() and path.suffix.lower() in DB_SUFFIXES:
         if game_id is None:
             raise InputError(f"{path}: a game store; say which game with --id")
@@ -96,7 +97,10 @@ def find_game(source: str, number: int | None, game_id: str | None, db: Path) ->
 
 def replay_command(
     source: Annotated[
-        str, typer.Argument(help="a record file (GBN, JSONL, CSV) or the id of a stored game")
+        str,
+        typer.Argument(
+            metavar="SOURCE", help="a record file (GBN, JSONL, CSV) or the id of a stored game"
+        ),
     ],
     game: Annotated[
         int | None, typer.Option("--game", help="which game of the file, from 1", min=1)

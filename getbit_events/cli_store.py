@@ -272,7 +272,8 @@ def _render(game: StoredGame, violations: list[Any]) -> None:
         out.print(f"  result: unfinished after {game.rounds} rounds")
     for v in violations:
         where = f"round {v.round}: " if v.round is not None else ""
-        out.print(f"  [red]line {v.line}:{v.column}[/red]: {escape(where + v.message)} [{v.code}]")
+        text = escape(f"{where}{v.message} [{v.code}]")
+        out.print(f"  [red]line {v.line}:{v.column}[/red]: {text}")
 
 
 def export_command(

@@ -41,6 +41,7 @@ __all__ = [
     "json_schema",
     "payload",
     "schema_text",
+    "trusted_event",
 ]
 
 #: the keys every wire object carries besides the event's own fields
@@ -99,11 +100,24 @@ def _make_converter() -> cattrs.Converter:
             cls, make_dict_unstructure_fn(cls, conv, pos=override(omit_if_default=True))
         )
         conv.register_structure_hook(cls, make_dict_structure_fn(cls, conv))
+    attrs.resolve_types(SourcePos)
+    from_dict = make_dict_structure_fn(SourcePos, conv)
+
+    def source_pos(value: Any, tp: type) -> SourcePos:
+        return value if isinstance(value, SourcePos) else from_dict(value, tp)
+
+    conv.register_structure_hook(SourcePos, source_pos)
     return conv
 
 
 #: The one converter for events: strict structuring, extra keys refused.
 converter = _make_converter()
+# The same converter's hooks without detailed validation: the fast path for input
+# that fits; input that does not is structured again in detail for the message.
+_FAST: dict[type[Any], Callable[[Any, Any], Any]] = {
+    cls: make_dict_structure_fn(cls, converter, _cattrs_detailed_validation=False)
+    for cls in EVENT_TYPES.values()
+}
 
 
 # -- upcasters -----------------------------------------------------------------
@@ -141,12 +155,17 @@ def _upcast(tag: str, version: int, data: dict[str, Any]) -> dict[str, Any]:
 # -- events <-> wire objects ---------------------------------------------------
 
 
+_PAYLOAD: dict[type[Any], Callable[[Any], dict[str, Any]]] = {
+    cls: make_dict_unstructure_fn(
+        cls, converter, round=override(omit=True), pos=override(omit=True)
+    )
+    for cls in EVENT_TYPES.values()
+}
+
+
 def payload(event: Event) -> dict[str, Any]:
     """The event's own fields (``round`` and ``pos`` left out), as JSON-ready values."""
-    data: dict[str, Any] = converter.unstructure(event)
-    del data["round"]
-    data.pop("pos", None)
-    return data
+    return _PAYLOAD[type(event)](event)
 
 
 def event_to_wire(event: Event, game: str, seq: int) -> dict[str, Any]:
@@ -195,12 +214,16 @@ def event_from_payload(
     if version != cls.VERSION:
         data = _upcast(tag, version, data)
     data["round"] = round_
-    try:
-        event: Event = converter.structure(data, cls)
-    except (cattrs.BaseValidationError, ValueError, TypeError, KeyError) as exc:
-        raise InputError(f"{tag}: {_describe(exc)}") from None
     if pos is not None:
-        event = attrs.evolve(event, pos=pos)
+        data["pos"] = pos
+    try:
+        event: Event = _FAST[cls](data, cls)
+    except Exception:  # any failure: structure again in detail to say why
+        try:
+            converter.structure(data, cls)
+        except (cattrs.BaseValidationError, ValueError, TypeError, KeyError) as exc:
+            raise InputError(f"{tag}: {_describe(exc)}") from None
+        raise InputError(f"{tag}: the fields do not fit") from None  # pragma: no cover
     return event
 
 
@@ -210,15 +233,76 @@ def event_from_wire(data: Mapping[str, Any], pos: SourcePos | None = None) -> Ev
     ``pos``, when given, replaces any ``pos`` the object carries: where the
     event was read is where its errors are reported.
     """
-    fields = {k: v for k, v in data.items() if k not in ENVELOPE}
     if "type" not in data:
         raise InputError("the event has no 'type'")
-    if "round" not in fields:
+    if "round" not in data:
         raise InputError(f"{data['type']}: the event has no 'round'")
-    round_ = fields.pop("round")
-    if pos is not None:
-        fields.pop("pos", None)
-    return event_from_payload(data["type"], data.get("v", -1), round_, fields, pos)
+    fields = {k: v for k, v in data.items() if k not in _NOT_FIELDS}
+    if pos is None and "pos" in data:
+        fields["pos"] = data["pos"]
+    return event_from_payload(data["type"], data.get("v", -1), data["round"], fields, pos)
+
+
+_NOT_FIELDS = frozenset((*ENVELOPE, "round", "pos"))
+
+
+# -- the trusted path ----------------------------------------------------------
+# The store reads back payloads it wrote itself from validated events: like the
+# reducer, it trusts them, and builds each event straight from its fields.
+
+
+def _builder(tp: Any) -> Callable[[Any], Any] | None:
+    """How to turn a JSON value into a field of type ``tp``; None when it is already one."""
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            inner = _builder(args[0])
+            if inner is None:
+                return tuple
+            return lambda v: tuple(map(inner, v))
+        inners = [_builder(a) for a in args]
+        if all(i is None for i in inners):
+            return tuple
+        return lambda v: tuple(x if f is None else f(x) for f, x in zip(inners, v, strict=True))
+    if origin in (typing.Union, types.UnionType):
+        inners = [_builder(a) for a in args if a is not _NoneType]
+        if all(i is None for i in inners):
+            return None
+        first = inners[0]
+        assert first is not None
+        return lambda v: None if v is None else first(v)
+    return None
+
+
+def _trusted_maker(cls: type[Any]) -> Callable[[int, dict[str, Any]], Any]:
+    """``make(round, data)``: one generated call of the class, fields in order."""
+    scope: dict[str, Any] = {"cls": cls}
+    args = ["r"]
+    for k, f in enumerate(a for a in attrs.fields(cls) if a.name not in ("round", "pos")):
+        build = _builder(f.type)
+        if build is None:
+            args.append(f"d[{f.name!r}]")
+        else:
+            scope[f"b{k}"] = build
+            args.append(f"b{k}(d[{f.name!r}])")
+    exec(f"def make(r, d):\n    return cls({', '.join(args)})\n", scope)  # names are ours
+    make: Callable[[int, dict[str, Any]], Any] = scope["make"]
+    return make
+
+
+_TRUSTED = {cls.TYPE: (cls.VERSION, _trusted_maker(cls)) for cls in EVENT_TYPES.values()}
+
+
+def trusted_event(tag: str, version: int, round_: int, data: dict[str, Any]) -> Event:
+    """The event of a payload this program wrote (the store's), built without checks.
+
+    An old version still goes through its upcasters and the checked path.
+    """
+    known = _TRUSTED.get(tag)
+    if known is None or known[0] != version:
+        return event_from_payload(tag, version, round_, data)
+    event: Event = known[1](round_, data)
+    return event
 
 
 # -- JSON Schema ---------------------------------------------------------------

@@ -106,12 +106,17 @@ def iter_jsonl(stream: IO[bytes], source: str) -> Iterator[RecordedGame]:
                 error = Violation(
                     "syntax", f"'game' is the game's id, a non-empty text, not {shown}", pos
                 )
+                if game is not None and (tag == "game-started" or game.ended is not None):
+                    yield game.finish()  # a new game begins here, broken: not the last one's
+                    game = None
             elif tag == "game-started":
                 if game is not None:
                     yield game.finish()
                 index += 1
                 game = _Game(source, index, game_id, pos)
-            elif game is None:
+            elif game is None or (game.ended is not None and game_id != game.id):
+                if game is not None:  # the game before is over: this is another game
+                    yield game.finish()
                 index += 1
                 game = _Game(source, index, game_id, pos)
                 error = Violation(
@@ -200,7 +205,7 @@ def _parse(raw: bytes) -> tuple[dict[str, Any] | None, str | None, int]:
                 column,
             )
     try:
-        data = json.loads(text, parse_constant=_no_constant)
+        data = _DECODER.decode(text.rstrip("\r\n"))
     except json.JSONDecodeError as exc:
         return None, f"not JSON: {exc.msg}", exc.colno
     except ValueError as exc:
@@ -213,6 +218,9 @@ def _parse(raw: bytes) -> tuple[dict[str, Any] | None, str | None, int]:
 
 def _no_constant(name: str) -> None:
     raise ValueError(f"{name} is not a JSON number")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)
 
 
 def _depth(text: str) -> tuple[int, int]:
@@ -404,6 +412,7 @@ class _Game:
             outcomes: list[RecordedOutcome] = []
             bitten: set[str] = set()
             refresh: list[str] = []
+            hunger_pos = rpos
             for e in events[1:]:
                 epos = e.pos or rpos
                 if isinstance(e, SharkCardPlayed):
@@ -420,7 +429,7 @@ class _Game:
                         line.remove(e.who)
                     outcomes.append(RecordedOutcome("out", epos, (e.who,)))
                 elif isinstance(e, HungerLost):
-                    hunger = e.left
+                    hunger, hunger_pos = e.left, epos
                     outcomes.append(RecordedOutcome("miss", epos))
                 elif isinstance(e, CardsDiscarded):
                     cards = tuple((n, str(v)) for n, v in e.cards)
@@ -433,7 +442,7 @@ class _Game:
             if stated:
                 kinds = {o.kind for o in outcomes}
                 if setup.variant == "shark":
-                    outcomes.append(RecordedOutcome("hunger", rpos, number=hunger))
+                    outcomes.append(RecordedOutcome("hunger", hunger_pos, number=hunger))
                     if "discard" not in kinds:
                         outcomes.append(RecordedOutcome("discard", rpos))
                 outcomes.append(RecordedOutcome("refresh", rpos, tuple(refresh)))

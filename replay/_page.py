@@ -37,6 +37,13 @@ SCRIPT = r"""
 "use strict";
 const data = JSON.parse(document.getElementById("replay-data").textContent);
 const steps = data.steps;
+// each step lists only the swimmers whose view changed: carry the others forward
+steps.forEach((step, i) => {
+  const full = i > 0 ? steps[i - 1].swimmers.slice() : [];
+  for (const [k, s] of Object.entries(step.swimmers)) full[Number(k)] = s;
+  step.swimmers = full;
+  step.line = step.line.map(k => data.names[k]);
+});
 const SVG = "http://www.w3.org/2000/svg";
 const COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
   "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22"];
@@ -57,7 +64,7 @@ function html(tag, text, cls) {
 function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
 function colour(k) { return COLOURS[k % COLOURS.length]; }
 
-const SLOT = 110, TOP = 26;
+const SLOT = 110, TOP = 26, PER_ROW = 5;
 function drawSwimmer(g, x, sw, name, k) {
   // limbs: right arm, left arm, right leg, left leg (drawn as the swimmer faces us)
   const ends = [[-18, 36, 22], [18, 36, 22], [-12, 68, 42], [12, 68, 42]];
@@ -75,25 +82,39 @@ function drawSwimmer(g, x, sw, name, k) {
     limb.appendChild(svg("title", {}, data.limbs[j] + (kept ? "" : " (lost)")));
     g.appendChild(limb);
   });
-  g.appendChild(svg("text", {x: x, y: TOP + 96, "text-anchor": "middle",
-    "font-size": 13, "font-weight": 600, class: "name"}, name));
-  // cards on the table, oldest first; null is a face-down card (R16)
-  const cards = sw.table, w = 16, gap = 3;
-  let cx = x - (cards.length * (w + gap) - gap) / 2;
-  for (const c of cards) {
-    g.appendChild(svg("rect", {x: cx, y: TOP + 104, width: w, height: 22, rx: 3,
-      fill: c === null ? "#5b6b7a" : "#fff", stroke: "#456"}));
-    g.appendChild(svg("text", {x: cx + w / 2, y: TOP + 120, "text-anchor": "middle",
-      "font-size": 12, fill: c === null ? "#fff" : "#123"}, c === null ? "?" : c));
-    cx += w + gap;
+  // a long name is cut to fit its place; the whole name is the label's tooltip
+  const label = svg("text", {x: x, y: TOP + 96, "text-anchor": "middle",
+    "font-size": 13, "font-weight": 600, class: "name"}, name);
+  g.appendChild(label);
+  if (label.getComputedTextLength() > SLOT - 8) {
+    let cut = name;
+    while (cut.length > 1 && label.getComputedTextLength() > SLOT - 8) {
+      cut = cut.slice(0, -1);
+      label.textContent = cut + "…";
+    }
+    label.appendChild(svg("title", {}, name));
   }
+  // cards on the table, oldest first, five to a row; null is a face-down card (R16)
+  const cards = sw.table, w = 16, gap = 3;
+  cards.forEach((c, j) => {
+    const inRow = Math.min(PER_ROW, cards.length - Math.floor(j / PER_ROW) * PER_ROW);
+    const cx = x - (inRow * (w + gap) - gap) / 2 + (j % PER_ROW) * (w + gap);
+    const cy = TOP + 104 + Math.floor(j / PER_ROW) * 25;
+    g.appendChild(svg("rect", {x: cx, y: cy, width: w, height: 22, rx: 3,
+      fill: c === null ? "#5b6b7a" : "#fff", stroke: "#456", class: "card"}));
+    g.appendChild(svg("text", {x: cx + w / 2, y: cy + 16, "text-anchor": "middle",
+      "font-size": 12, fill: c === null ? "#fff" : "#123"}, c === null ? "?" : c));
+  });
 }
 
 function drawLine(step) {
   const root = document.getElementById("line");
   clear(root);
   const n = Math.max(step.line.length, 1);
-  const width = 60 + n * SLOT + 150, height = TOP + 140;
+  const piles = step.line.map(name => step.swimmers[data.names.indexOf(name)].table.length);
+  const most = Math.max(1, ...piles);
+  const width = 60 + n * SLOT + 150;
+  const height = TOP + 140 + (Math.ceil(most / PER_ROW) - 1) * 25;
   root.setAttribute("width", width); root.setAttribute("height", height);
   root.setAttribute("viewBox", `0 0 ${width} ${height}`);
   root.appendChild(svg("text", {x: 8, y: 16, "font-size": 12, fill: "#456"}, "front"));
@@ -105,10 +126,12 @@ function drawLine(step) {
   root.appendChild(svg("text", {x: sx - 40, y: 16, "font-size": 12, fill: "#456"}, "back"));
   // the shark, behind the line
   const g = svg("g", {class: "shark"});
-  g.appendChild(svg("path", {d: `M${sx} ${TOP + 60} Q${sx + 45} ${TOP + 20} ${sx + 95} ${TOP + 60}` +
+  g.appendChild(svg("path", {d:
+    `M${sx} ${TOP + 60} Q${sx + 45} ${TOP + 20} ${sx + 95} ${TOP + 60}` +
     ` L${sx + 110} ${TOP + 48} L${sx + 106} ${TOP + 66} L${sx + 110} ${TOP + 84}` +
     ` L${sx + 95} ${TOP + 72} Q${sx + 45} ${TOP + 98} ${sx} ${TOP + 60} Z`, fill: "#607d8b"}));
-  g.appendChild(svg("path", {d: `M${sx + 40} ${TOP + 40} L${sx + 55} ${TOP + 12} L${sx + 62} ${TOP + 44} Z`,
+  g.appendChild(svg("path", {
+    d: `M${sx + 40} ${TOP + 40} L${sx + 55} ${TOP + 12} L${sx + 62} ${TOP + 44} Z`,
     fill: "#546e7a"}));
   g.appendChild(svg("circle", {cx: sx + 16, cy: TOP + 56, r: 3, fill: "#fff"}));
   const label = data.shark === null ? "the shark" : data.shark;
@@ -116,7 +139,8 @@ function drawLine(step) {
     "font-weight": 600}, label));
   if (step.shark) {
     g.appendChild(svg("text", {x: sx + 50, y: TOP + 130, "text-anchor": "middle",
-      "font-size": 12}, "hunger " + "●".repeat(step.shark.hunger)));
+      "font-size": 12}, "hunger " + "●".repeat(step.shark.hunger) +
+      "○".repeat(Math.max(0, data.hunger - step.shark.hunger))));
   }
   if (step.sharkCard) {
     g.appendChild(svg("text", {x: sx + 50, y: TOP - 8, "text-anchor": "middle",
@@ -125,6 +149,7 @@ function drawLine(step) {
   root.appendChild(g);
 }
 
+function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 function cardsText(list) { return list.length ? list.join(" ") : "—"; }
 
 function drawTables(step) {
@@ -135,7 +160,7 @@ function drawTables(step) {
     const seat = html("div", undefined, "seat");
     seat.appendChild(html("b", name + (sw.out ? " (devoured)" : "")));
     const hand = sw.hand === null
-      ? html("span", `hand: ${sw.n} cards, hidden`, "hidden")
+      ? html("span", `hand: ${plural(sw.n, "card")}, hidden`, "hidden")
       : html("span", "hand: " + cardsText(sw.hand));
     seat.appendChild(hand);
     seat.appendChild(html("div", "table: " + cardsText(sw.table.map(c => c === null ? "?" : c))));
@@ -150,7 +175,7 @@ function drawTables(step) {
     const seat = html("div", undefined, "seat");
     seat.appendChild(html("b", data.shark + " (Shark)"));
     seat.appendChild(step.shark.hand === null
-      ? html("span", `hand: ${step.shark.n} cards, hidden`, "hidden")
+      ? html("span", `hand: ${plural(step.shark.n, "card")}, hidden`, "hidden")
       : html("span", "hand: " + cardsText(step.shark.hand)));
     seat.appendChild(html("div", "played: " + cardsText(step.shark.table)));
     root.appendChild(seat);

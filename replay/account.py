@@ -23,7 +23,7 @@ from getbit_events.events import (
 from getbit_events.state import GameState
 from replay.view import EVERYTHING, Viewer
 
-__all__ = ["describe", "limb_word", "names", "setup_words", "ties"]
+__all__ = ["describe", "limb_word", "names", "result_words", "setup_words", "ties"]
 
 _ENDS = {
     "R8": "only two swimmers were left (R8)",
@@ -57,6 +57,16 @@ def ties(cards: Iterable[tuple[str, int | None]]) -> list[tuple[int, list[str]]]
     ]
 
 
+def result_words(state: GameState) -> str:
+    """How the game ended, or that the record stops before the end."""
+    if not state.finished:
+        return f"unfinished after round {state.round}"
+    shark = state.setup.shark
+    who = f"the Shark {state.winner}" if state.winner == shark else f"{state.winner}"
+    why = _ENDS.get(state.end_reason or "", state.end_reason or "")
+    return f"{who} wins: {why}"
+
+
 def setup_words(setup: GameStarted) -> str:
     """One sentence for the set-up."""
     n = len(setup.line)
@@ -78,9 +88,7 @@ def setup_words(setup: GameStarted) -> str:
     return "; ".join(parts) + "."
 
 
-def _takeback(
-    e: CardsTakenBack, before: GameState, viewer: Viewer
-) -> str:
+def _takeback(e: CardsTakenBack, before: GameState, viewer: Viewer) -> str:
     s = before.swimmer(e.who)
     hidden = min(s.face_down, len(e.cards)) if viewer.hides_face_down else 0
     if e.who in viewer.sees or viewer.kind == "everything":
@@ -107,13 +115,18 @@ def describe(
     assert before is not None
     shark = after.setup.shark
     if isinstance(event, CardChosen):
+        if event.who == after.setup.automaton:  # R9: its card comes from its stack
+            return (
+                f"Round {event.round}: {event.who}, the automated swimmer, takes the top card "
+                "of its stack face down."
+            )
         who = f"The Shark {event.who}" if event.who == shark else event.who
         return f"Round {event.round}: {who} chooses a card face down."
     if isinstance(event, CardsRevealed):
         shown = ", ".join(f"{n} {'-' if v is None else v}" for n, v in event.cards)
         text = f"Round {event.round}: cards revealed: {shown}."
-        for value, who in ties(event.cards):
-            text += f" {names(who)} tie on {value} and stay (R4)."
+        for tied_value, tied in ties(event.cards):
+            text += f" {names(tied)} tie on {tied_value} and stay (R4)."
         empty = [n for n, v in event.cards if v is None]
         if empty:
             text += f" {names(empty)} {'has' if len(empty) == 1 else 'have'} no card (R15)."
@@ -123,8 +136,8 @@ def describe(
     if isinstance(event, SwimmerMoved):
         if event.why == "bite":
             return f"{event.who} swims to the front after the bite (R6)."
-        value = dict(before.revealed).get(event.who)
-        return f"{event.who} ({value}) swims to the front."
+        card = dict(before.revealed).get(event.who)
+        return f"{event.who} ({card}) swims to the front."
     if isinstance(event, SwimmerBitten):
         left = len(after.swimmer(event.who).limbs)
         by = f"The Shark's {before.shark_card} bites" if shark else "The shark bites"
@@ -137,7 +150,10 @@ def describe(
             return f"Only two swimmers are left: {event.who}, at the back, is devoured (R8)."
         return f"{event.who} has lost its last limb and is devoured (R6)."
     if isinstance(event, CardsTakenBack):
-        return _takeback(event, before, viewer)
+        text = _takeback(event, before, viewer)
+        if event.who == after.setup.automaton:
+            text += " It shuffles them into its stack (R9)."
+        return text
     if isinstance(event, SharkCardsTakenBack):
         return f"The Shark takes back its played cards {names(event.cards)}."
     if isinstance(event, HungerLost):

@@ -8,6 +8,7 @@ slower than stepping forward.
 
 from __future__ import annotations
 
+import gc
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
@@ -22,6 +23,8 @@ from replay.account import describe
 from replay.view import EVERYTHING, View, Viewer, view
 
 __all__ = ["Cursor", "Step"]
+
+_CHUNK = 256  # states made ahead when the cursor first passes them
 
 
 @attrs.frozen
@@ -68,11 +71,27 @@ class Cursor:
 
     def state_at(self, index: int) -> GameState:
         """The state after event ``index``, folded once and held."""
-        if not 0 <= index < len(self.events):
-            raise IndexError(f"no event {index}: this game has events 0 to {len(self.events) - 1}")
         states = self._states
-        while len(states) <= index:
-            states.append(apply(states[-1], self.events[len(states)]))
+        if 0 <= index < len(states):
+            return states[index]
+        events = self.events
+        if not 0 <= index < len(events):
+            raise IndexError(f"no event {index}: this game has events 0 to {len(events) - 1}")
+        # Fold ahead a chunk at a time, with the cyclic collector paused: holding
+        # thousands of new states makes it walk them over and over (2-4x the cost of
+        # a long fold, docs/replay.md). States are acyclic values, so reference
+        # counting frees them all the same.
+        end = min(len(events) - 1, max(index, len(states) + _CHUNK))
+        state = states[-1]
+        paused = gc.isenabled()
+        gc.disable()
+        try:
+            for k in range(len(states), end + 1):
+                state = apply(state, events[k])
+                states.append(state)
+        finally:
+            if paused:
+                gc.enable()
         return states[index]
 
     @property

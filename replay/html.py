@@ -13,7 +13,7 @@ from typing import Any
 from getbit_events.events import SwimmerBitten, SwimmerDevoured
 from getbit_events.rules import LIMBS
 from replay._page import SCRIPT, STYLE
-from replay.account import limb_word
+from replay.account import limb_word, result_words
 from replay.cursor import Cursor
 from replay.view import EVERYTHING, View, Viewer
 
@@ -37,8 +37,11 @@ def script_json(data: Any) -> str:
     return text
 
 
-def _step(cursor: Cursor, i: int, viewer: Viewer) -> dict[str, Any]:
+def _step(cursor: Cursor, i: int, viewer: Viewer, before: list[Any]) -> dict[str, Any]:
+    """One step; ``swimmers`` holds only those whose view changed since ``before``
+    (the page fills in the rest), so a long game's page stays small."""
     v: View = cursor.view(viewer, i)
+    index = {name: k for k, name in enumerate(cursor.setup.line)}
     swimmers = [
         {
             "limbs": [limb in s.limbs for limb in LIMBS],
@@ -63,12 +66,14 @@ def _step(cursor: Cursor, i: int, viewer: Viewer) -> dict[str, Any]:
             "chosen": sh.chosen,
             "choice": sh.choice,
         }
+    changed = {str(k): s for k, s in enumerate(swimmers) if not before or before[k] != s}
+    before[:] = swimmers
     return {
         "round": v.round,
         "type": cursor.events[i].TYPE,
         "account": cursor.account(i, viewer),
-        "line": list(v.line),
-        "swimmers": swimmers,
+        "line": [index[name] for name in v.line],
+        "swimmers": changed,
         "shark": shark,
         "sharkCard": v.shark_card,
     }
@@ -98,12 +103,8 @@ def _chart(cursor: Cursor) -> list[dict[str, Any]]:
 def page_data(cursor: Cursor, viewer: Viewer = EVERYTHING, start: int = 0) -> dict[str, Any]:
     """Everything the page shows, as plain JSON-able values."""
     setup = cursor.setup
-    final = cursor.state_at(len(cursor) - 1)
-    result = (
-        f"{final.winner} wins ({final.end_reason})"
-        if final.finished
-        else f"unfinished after round {final.round}"
-    )
+    held: list[Any] = []
+    result = result_words(cursor.state_at(len(cursor) - 1))
     return {
         "title": cursor.title or "Replay",
         "seen": viewer.label,
@@ -111,12 +112,13 @@ def page_data(cursor: Cursor, viewer: Viewer = EVERYTHING, start: int = 0) -> di
         "memory": setup.memory,
         "names": list(setup.line),
         "shark": setup.shark,
+        "hunger": setup.hunger,
         "limbs": [limb_word(x) for x in LIMBS],
         "start": max(0, min(start, len(cursor) - 1)),
         "result": result,
         "violationCount": len(cursor.violations),
         "lateViolations": [str(v) for v in cursor.violations_after_end()],
-        "steps": [_step(cursor, i, viewer) for i in range(len(cursor))],
+        "steps": [_step(cursor, i, viewer, held) for i in range(len(cursor))],
         "rounds": _chart(cursor),
     }
 
@@ -125,9 +127,7 @@ def write_html(cursor: Cursor, viewer: Viewer = EVERYTHING, start: int = 0) -> s
     """The page, as one string of HTML."""
     data = page_data(cursor, viewer, start)
     title = html.escape(f"Get Bit! replay: {data['title']}")
-    return _PAGE.format(
-        title=title, style=STYLE, data=script_json(data), script=SCRIPT
-    )
+    return _PAGE.format(title=title, style=STYLE, data=script_json(data), script=SCRIPT)
 
 
 _PAGE = """<!DOCTYPE html>

@@ -113,13 +113,15 @@ class Session:
             self.typing = None
         return True
 
-    def render(self) -> RenderableType:
+    def render(self, height: int | None = None) -> RenderableType:
+        """The screen; with ``height`` (the terminal's lines) long rounds are cut to fit."""
         help_line = HELP
         if self.typing is not None:
             help_line = f"go to round: {self.typing}▏ (⏎ to go, Esc to cancel)"
         elif self.message:
             help_line = f"{self.message}\n{HELP}"
-        return render_step(self.cursor, self.viewer, help_line)
+        fit = None if height is None else max(3, height - 16)
+        return render_step(self.cursor, self.viewer, help_line, fit)
 
 
 def _split(data: str) -> Iterator[str]:
@@ -175,7 +177,7 @@ def run(
         # between keys is drawn right, and the screen never wraps
         size = os.get_terminal_size(sys.stdout.fileno())
         console.size = (size.columns, size.lines)
-        screen.update(session.render())
+        screen.update(session.render(size.lines))
 
     with _cbreak(fd), console.screen(hide_cursor=True) as screen:
         draw()

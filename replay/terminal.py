@@ -28,7 +28,7 @@ from getbit_events.events import (
 )
 from getbit_events.record import Violation
 from getbit_events.rules import LIMBS
-from replay.account import limb_word, names, ties
+from replay.account import limb_word, names, result_words, ties
 from replay.cursor import Cursor
 from replay.view import EVERYTHING, View, Viewer
 
@@ -85,6 +85,10 @@ def render_line(v: View) -> Text:
     return text
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def _row(label: str, body: Text | str, style: str = "") -> Text:
     row = Text(f"  {label:<{_LABEL}}", style="cyan")
     row.append_text(body if isinstance(body, Text) else Text(body, style=style))
@@ -110,7 +114,7 @@ def _table_rows(v: View) -> list[Text]:
         hands.append(sep, style="dim")
         hands.append(f"{name} ", style="bold")
         if s.hand is None:
-            hands.append(f"({s.hand_size} cards)", style="dim")
+            hands.append(f"({_plural(s.hand_size, 'card')})", style="dim")
         else:
             hands.append(_cards(s.hand))
     rows = [_row("table", table), _row("hands", hands)]
@@ -118,7 +122,7 @@ def _table_rows(v: View) -> list[Text]:
         sh = v.shark
         body = Text(f"{sh.name}: played {', '.join(sh.table) or '—'}; hand ")
         if sh.hand is None:
-            body.append(f"({sh.hand_size} cards)", style="dim")
+            body.append(f"({_plural(sh.hand_size, 'card')})", style="dim")
         else:
             body.append(", ".join(sh.hand) or "—")
         rows.append(_row("shark", body))
@@ -140,7 +144,8 @@ def render_round(cursor: Cursor, rnd: int, viewer: Viewer = EVERYTHING) -> Rende
         if isinstance(e, CardChosen):
             continue
         if isinstance(e, CardsRevealed):
-            rows.append(_row("cards", ", ".join(f"{n} {'-' if v is None else v}" for n, v in e.cards)))
+            shown = ", ".join(f"{n} {'-' if v is None else v}" for n, v in e.cards)
+            rows.append(_row("cards", shown))
             tied = ties(e.cards)
             words = "; ".join(f"{names(who)} on {value}" for value, who in tied)
             rows.append(_row("ties", f"{words}: they stay (R4)" if tied else "none"))
@@ -202,10 +207,7 @@ def render_result(cursor: Cursor) -> RenderableType:
         rows.append(Text("Recorded after the end", style="bold underline"))
         rows.extend(_violation_rows(late))
     final = cursor.state_at(len(cursor) - 1)
-    if final.finished:
-        rows.append(Text(f"Result: {final.winner} wins ({final.end_reason}).", style="bold"))
-    else:
-        rows.append(Text(f"Result: unfinished after round {final.round}.", style="bold"))
+    rows.append(Text(f"Result: {result_words(final)}.", style="bold"))
     n = len(cursor.violations)
     if n:
         rows.append(Text(f"{n} violation{'s' if n != 1 else ''} in this record.", style="red"))
@@ -254,13 +256,22 @@ def replay_text(
     return buffer.getvalue()
 
 
-def render_step(cursor: Cursor, viewer: Viewer = EVERYTHING, help_line: str = "") -> Panel:
-    """The current step: the round's accounts so far, the line, the table, what went wrong."""
+def render_step(
+    cursor: Cursor,
+    viewer: Viewer = EVERYTHING,
+    help_line: str = "",
+    max_events: int | None = None,
+) -> Panel:
+    """The current step: the round's accounts so far (the last ``max_events`` of
+    them), the line, the table, what went wrong."""
     rnd = cursor.round
     body: list[RenderableType] = []
-    for i in cursor.round_events(rnd):
-        if i > cursor.position:
-            break
+    shown = [i for i in cursor.round_events(rnd) if i <= cursor.position]
+    if max_events is not None and len(shown) > max_events:
+        earlier = len(shown) - max_events + 1
+        body.append(Text(f"  … {earlier} earlier events of this round", style="dim"))
+        shown = shown[earlier:]
+    for i in shown:
         mark = "▶ " if i == cursor.position else "  "
         style = "bold" if i == cursor.position else "dim"
         body.append(Text(mark + cursor.account(i, viewer), style=style))

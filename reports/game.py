@@ -35,7 +35,7 @@ class RoundSummary:
     cards: tuple[tuple[str, int | None], ...]
     shark_card: str | None
     bites: tuple[tuple[str, str], ...]
-    devoured: tuple[str, ...]
+    devoured: tuple[tuple[str, str], ...]  # (who, why): last-limb (R6) or two-left (R8)
     missed: bool
     discarded: tuple[tuple[str, int], ...]
     line: tuple[str, ...]
@@ -105,7 +105,7 @@ def summarise_game(
         elif isinstance(e, SwimmerBitten):
             current["bites"] += ((e.who, e.limb),)
         elif isinstance(e, SwimmerDevoured):
-            current["devoured"] += (e.who,)
+            current["devoured"] += ((e.who, e.why),)
             if e.who in line:
                 line.remove(e.who)
         elif isinstance(e, HungerLost):
@@ -153,7 +153,7 @@ def game_json(g: GameSummary) -> dict[str, Any]:
                 "cards": dict(r.cards),
                 "shark_card": r.shark_card,
                 "bites": [{"swimmer": who, "limb": limb} for who, limb in r.bites],
-                "devoured": list(r.devoured),
+                "devoured": [{"swimmer": who, "why": why} for who, why in r.devoured],
                 "shark_missed": r.missed,
                 "discarded": [{"swimmer": who, "card": v} for who, v in r.discarded],
                 "line": list(r.line),
@@ -201,8 +201,17 @@ def game_renderable(g: GameSummary) -> RenderableType:
     bites.add_column("What happened")
     bites.add_column("Line at the end (front first)")
     for r in g.rounds:
-        what = [f"{who} loses {limb.replace('-', ' ')}" for who, limb in r.bites]
-        what += [f"{who} devoured" for who in r.devoured]
+        gone = dict(r.devoured)
+        what = [
+            f"{who} loses {limb.replace('-', ' ')}" + (": devoured" if who in gone else "")
+            for who, limb in r.bites
+        ]
+        bitten = {who for who, _ in r.bites}
+        what += [
+            f"{who} devoured (R8: two left)" if why == "two-left" else f"{who} devoured"
+            for who, why in r.devoured
+            if who not in bitten
+        ]
         if r.missed:
             what.append(f"the Shark misses ({r.shark_card})")
         if r.discarded:

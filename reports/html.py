@@ -209,6 +209,9 @@ def html_report(report: StatsReport, game: GameSummary | None = None) -> str:
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
+        # no scripts at all, and nothing from anywhere else: only the inline style
+        ("<meta http-equiv=\"Content-Security-Policy\" "
+        "content=\"default-src 'none'; style-src 'unsafe-inline'\">"),
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         "<title>Get Bit! statistics</title>",
         f"<style>{_STYLE}</style></head><body>",

@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
 
 import attrs
 
 from getbit_events.errors import InputError
 from getbit_events.readmodel import iso_date
+from reports.columns import DATE, GAME_ID, PLAYER_KEY, ROLE, STATUS, SWIMMERS, TAGS, VARIANT, Row
 
 __all__ = ["EXCLUSION_REASONS", "Aliases", "Filters", "Selection", "parse_pairs", "select"]
 
 #: Why a game is left out, in the order they are checked: a game counts under the first.
 EXCLUSION_REASONS: tuple[str, ...] = ("invalid", "unfinished", "filtered")
-
-Row = Mapping[str, Any]
 
 
 def parse_pairs(items: Sequence[str], what: str) -> tuple[tuple[str, str], ...]:
@@ -114,11 +112,11 @@ class Filters:
     def keeps(self, game: Sequence[Row], aliases: Aliases) -> bool:
         """Whether the game (all its rows) passes every filter."""
         first = game[0]
-        if self.variant is not None and first["variant"] != self.variant.casefold():
+        if self.variant is not None and first[VARIANT] != self.variant.casefold():
             return False
-        if self.swimmers is not None and first["swimmers"] != self.swimmers:
+        if self.swimmers is not None and first[SWIMMERS] != self.swimmers:
             return False
-        date = first["date"]
+        date = first[DATE]
         if (self.since is not None or self.until is not None) and date is None:
             return False
         if self.since is not None and date < self.since:
@@ -126,12 +124,12 @@ class Filters:
         if self.until is not None and date > self.until:
             return False
         if self.tags:
-            tags = {k.casefold(): v for k, v in json.loads(first["tags"] or "{}").items()}
+            tags = {k.casefold(): v for k, v in json.loads(first[TAGS] or "{}").items()}
             if any(tags.get(k.casefold()) != v for k, v in self.tags):
                 return False
         if self.players:
             wanted = {aliases.key(p.casefold()) for p in self.players}
-            keys = {aliases.key(r["player_key"]) for r in game if r["role"] != "automaton"}
+            keys = {aliases.key(r[PLAYER_KEY]) for r in game if r[ROLE] != "automaton"}
             if not wanted & keys:
                 return False
         return True
@@ -150,19 +148,20 @@ class Selection:
 
 
 def select(rows: Iterable[Row], filters: Filters, aliases: Aliases) -> Selection:
-    """Group read-model rows by game, keep valid finished games that pass ``filters``."""
+    """Group row tuples (``reports.columns.ROW``) by game, keep the valid finished
+    games that pass ``filters``."""
     by_game: dict[str, list[Row]] = {}
     for row in rows:
-        game = by_game.get(row["game_id"])
+        game = by_game.get(row[GAME_ID])
         if game is None:
-            by_game[row["game_id"]] = [row]
+            by_game[row[GAME_ID]] = [row]
         else:
             game.append(row)
     excluded = dict.fromkeys(EXCLUSION_REASONS, 0)
     games: list[list[Row]] = []
     everything = filters == Filters()
     for game in by_game.values():
-        status = game[0]["status"]
+        status = game[0][STATUS]
         if status != "valid":
             excluded["invalid" if status == "invalid" else "unfinished"] += 1
         elif everything or filters.keeps(game, aliases):

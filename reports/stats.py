@@ -9,14 +9,36 @@ a player (R9). Definitions of every number are in ``docs/reports.md``.
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 import attrs
 
 from getbit_events.readmodel import VALUES
+from reports.columns import (
+    DATE,
+    GAME_ID,
+    NAME,
+    PLAYER_KEY,
+    RANK,
+    ROLE,
+    SHARK_END,
+    SHARK_START,
+    SHARK_SUMS,
+    START_PLACE,
+    SWIMMER_END,
+    SWIMMER_START,
+    SWIMMER_SUMS,
+    SWIMMERS,
+    VARIANT,
+    WON,
+    Row,
+    as_tuples,
+)
 from reports.rating import Rating, RatingPoint, rate_games
-from reports.selection import Aliases, Filters, Row, Selection, select
+from reports.selection import Aliases, Filters, Selection, select
 
 __all__ = [
     "HeadToHead",
@@ -24,33 +46,9 @@ __all__ = [
     "PlayerStats",
     "StatsReport",
     "build_report",
+    "report_from_tuples",
     "summarise",
 ]
-
-#: Read-model counts a player's swimmer rows add up.
-SWIMMER_SUMS: tuple[str, ...] = (
-    "bites_taken",
-    "limbs_lost",
-    "devoured",
-    "rounds_survived",
-    *(f"plays_{v}" for v in VALUES),
-    "blank_plays",
-    "tied_plays",
-    "moved_plays",
-    "rounds_front",
-    "rounds_back",
-    "take_backs",
-    "discarded",
-)
-#: Read-model counts a player's Shark rows add up.
-SHARK_SUMS: tuple[str, ...] = (
-    "shark_cards",
-    "shark_bites",
-    "shark_exhaustions",
-    "shark_misses",
-    "hunger_left",
-)
-
 
 def _ratio(part: float, whole: float) -> float | None:
     return part / whole if whole else None
@@ -194,10 +192,11 @@ class _Player:
         "names",
         "ranks",
         "shark_games",
+        "shark_totals",
         "shark_wins",
         "streak",
         "swimmer_games",
-        "totals",
+        "swimmer_totals",
         "wins",
     )
 
@@ -207,7 +206,8 @@ class _Player:
         self.ranks: Counter[int] = Counter()
         self.names: Counter[str] = Counter()
         self.swimmer_games = 0
-        self.totals = dict.fromkeys((*SWIMMER_SUMS, *SHARK_SUMS), 0)
+        self.swimmer_totals = [0] * len(SWIMMER_SUMS)
+        self.shark_totals = [0] * len(SHARK_SUMS)
         self.shark_games = 0
         self.shark_wins = 0
         self.dated = 0
@@ -227,21 +227,32 @@ class _Player:
 
 def _order(game: list[Row]) -> tuple[bool, str, str]:
     first = game[0]
-    return (first["date"] is None, first["date"] or "", first["game_id"])
+    return (first[DATE] is None, first[DATE] or "", first[GAME_ID])
 
 
 def build_report(
+    rows: Iterable[Mapping[str, Any]],
+    filters: Filters | None = None,
+    aliases: Aliases | None = None,
+    history: bool = False,
+    unreadable: int = 0,
+) -> StatsReport:
+    """Statistics of read-model ``rows`` (dicts, any order) under ``filters`` and ``aliases``.
+
+    ``history`` keeps every player's rating after each game (for plots);
+    ``unreadable`` games (no events, so no rows) are counted as invalid.
+    """
+    return report_from_tuples(as_tuples(rows), filters, aliases, history, unreadable)
+
+
+def report_from_tuples(
     rows: Iterable[Row],
     filters: Filters | None = None,
     aliases: Aliases | None = None,
     history: bool = False,
     unreadable: int = 0,
 ) -> StatsReport:
-    """Statistics of the read-model ``rows`` (any order) under ``filters`` and ``aliases``.
-
-    ``history`` keeps every player's rating after each game (for plots);
-    ``unreadable`` games (no events, so no rows) are counted as invalid.
-    """
+    """``build_report`` of rows already tuples of ``reports.columns.ROW`` (faster)."""
     filters = filters or Filters()
     aliases = aliases or Aliases()
     selection = select(rows, filters, aliases)
@@ -264,47 +275,45 @@ def summarise(
     dates: list[str | None] = []
     key_of = aliases.key if aliases.pairs else None
     dated_games = 0
+    add = operator.add
     for game in games:
         first = game[0]
-        date = first["date"]
-        variants[first["variant"]] += 1
+        date = first[DATE]
+        variants[first[VARIANT]] += 1
         dated_games += date is not None
         ranks: dict[str, int] = {}
         for r in game:
-            role = r["role"]
+            role = r[ROLE]
             if role != "shark":
-                where = (r["swimmers"], r["start_place"])
+                where = (r[SWIMMERS], r[START_PLACE])
                 places[where] += 1
-                place_wins[where] += r["won"]
+                place_wins[where] += r[WON]
             if role == "automaton":  # R9: never a player
                 continue
-            key = r["player_key"]
+            key = r[PLAYER_KEY]
             if key_of is not None:
                 key = key_of(key)
             p = players.get(key)
             if p is None:
                 p = players[key] = _Player()
-            p.names[r["name"]] += 1
+            p.names[r[NAME]] += 1
             new = key not in ranks
             if new:
-                ranks[key] = r["rank"]
+                rank = ranks[key] = r[RANK]
                 p.games += 1
-                p.wins += r["won"]
-                p.ranks[r["rank"]] += 1
+                p.wins += r[WON]
+                p.ranks[rank] += 1
                 if date is not None:
                     p.dated += 1
-                    p.result(bool(r["won"]))
-            totals = p.totals
+                    p.result(bool(r[WON]))
             if role == "shark":
                 p.shark_games += 1
-                p.shark_wins += r["won"]
-                for c in SHARK_SUMS:
-                    totals[c] += r[c]
+                p.shark_wins += r[WON]
+                p.shark_totals = list(map(add, p.shark_totals, r[SHARK_START:SHARK_END]))
             else:
                 if new:
                     p.swimmer_games += 1
-                for c in SWIMMER_SUMS:
-                    totals[c] += r[c]
+                p.swimmer_totals = list(map(add, p.swimmer_totals, r[SWIMMER_START:SWIMMER_END]))
         result = sorted(ranks.items())
         for i, (a, rank_a) in enumerate(result):
             for b, rank_b in result[i + 1 :]:
@@ -316,7 +325,7 @@ def summarise(
                 tally[2] += rank_b < rank_a
         rated.append(result)
         if history:
-            game_ids.append(first["game_id"])
+            game_ids.append(first[GAME_ID])
             dates.append(date)
     ratings, points = rate_games(rated, game_ids, dates, history)
 
@@ -325,7 +334,7 @@ def summarise(
     for key, p in players.items():
         if wanted and key not in wanted:
             continue
-        name = aliases.display(key) or p.names.most_common(1)[0][0]
+        name = _display(key, p.names, aliases)
         out.append(
             PlayerStats(
                 key,
@@ -334,7 +343,8 @@ def summarise(
                 p.wins,
                 dict(sorted(p.ranks.items())),
                 p.swimmer_games,
-                p.totals,
+                dict(zip((*SWIMMER_SUMS, *SHARK_SUMS), p.swimmer_totals + p.shark_totals,
+                         strict=True)),
                 p.shark_games,
                 p.shark_wins,
                 p.dated,
@@ -346,7 +356,7 @@ def summarise(
     out.sort(key=lambda s: (-(s.win_rate or 0.0), -s.games, s.name.casefold()))
     names = {s.key: s.name for s in out}
     for key, p in players.items():
-        names.setdefault(key, aliases.display(key) or p.names.most_common(1)[0][0])
+        names.setdefault(key, _display(key, p.names, aliases))
     h2h = [
         HeadToHead(names[a], names[b], n, a_ahead, b_ahead)
         for (a, b), (n, a_ahead, b_ahead) in sorted(pairs.items())
@@ -363,8 +373,17 @@ def summarise(
         _places(places, place_wins),
         tuple(h2h),
         {names[k]: v for k, v in points.items() if not wanted or k in wanted},
-        games[-1][0]["game_id"] if games else None,
+        games[-1][0][GAME_ID] if games else None,
     )
+
+
+def _display(key: str, spellings: Counter[str], aliases: Aliases) -> str:
+    """The name to show: the commonest spelling of the player's own name, else
+    the alias target as typed, else the commonest spelling merged into it."""
+    own = Counter({n: c for n, c in spellings.items() if n.casefold() == key})
+    if own:
+        return own.most_common(1)[0][0]
+    return aliases.display(key) or spellings.most_common(1)[0][0]
 
 
 def _places(

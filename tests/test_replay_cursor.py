@@ -80,31 +80,6 @@ def test_a_replay_needs_a_set_up() -> None:
         Cursor([])
 
 
-def test_the_account_says_what_happened_in_plain_words() -> None:
-    cursor = load("fixtures/games/friday-club.gbn")
-    accounts = [cursor.account(i) for i in range(len(cursor))]
-    assert accounts[0].startswith("A standard game of 4 swimmers; line John, Anne, Beth, Ted")
-    assert accounts[1] == "Round 1: John chooses a card face down."
-    assert accounts[5] == (
-        "Round 1: cards revealed: John 4, Anne 1, Beth 4, Ted 5. "
-        "John and Beth tie on 4 and stay (R4)."
-    )
-    assert accounts[6] == "Anne (1) swims to the front."
-    assert accounts[7] == "Ted (5) swims to the front."
-    assert "The shark bites Ted, at the back: the right arm is lost (3 limbs left)." in accounts
-    assert "Ted swims to the front after the bite (R6)." in accounts
-    assert "Ted takes back the played cards 5 and 1." in accounts
-
-
-def test_shark_and_end_accounts() -> None:
-    cursor = load("fixtures/games/sim-shark-memory.gbn")
-    accounts = [cursor.account(i) for i in range(len(cursor))]
-    assert "The Shark Jaws plays right-arm." in accounts
-    assert any(a.startswith("The Shark's right-arm misses: it loses a hunger token") for a in accounts)
-    assert any(a.startswith("Exhaustion: the tied swimmers discard Bob 5 and Ann 5") for a in accounts)
-    assert accounts[-1].startswith("Game over: Dee wins; the Shark lost its last hunger token (R14).")
-
-
 def test_violations_belong_to_their_round() -> None:
     cursor = load("fixtures/golden/replay/inputs/invalid.gbn")
     assert [v.code for v in cursor.violations_in(0)] == ["wrong-winner"]

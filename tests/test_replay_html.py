@@ -45,8 +45,11 @@ def _evil_cursor() -> Cursor:
 
 def test_json_in_a_script_cannot_end_it() -> None:
     text = script_json({"name": "</script><!-- & \u2028\u2029"})
-    assert "<" not in text and ">" not in text and "&" not in text
-    assert "\u2028" not in text and "\u2029" not in text
+    assert "<" not in text
+    assert ">" not in text
+    assert "&" not in text
+    assert "\u2028" not in text
+    assert "\u2029" not in text
     assert json.loads(text) == {"name": "</script><!-- & \u2028\u2029"}
 
 
@@ -54,7 +57,8 @@ def test_the_page_needs_nothing_from_the_network() -> None:
     page = write_html(load("fixtures/games/sim-shark-5.gbn"))
     assert not re.search(r"<(link|img|iframe|object|embed)\b", page)
     assert not re.search(r"\b(src|href)\s*=", page)
-    assert "@import" not in page and "url(" not in page
+    assert "@import" not in page
+    assert "url(" not in page
     assert re.findall(r"https?://[^\s\"'`]+", page) == ["http://www.w3.org/2000/svg"]  # a name
     assert "default-src 'none'" in page
 
@@ -70,11 +74,12 @@ def test_names_never_reach_the_page_as_markup() -> None:
 def test_a_player_page_holds_no_hidden_hand() -> None:
     cursor = load("fixtures/games/sim-shark-memory.gbn")
     data = page_data(cursor, Viewer.named(cursor.setup, "Dee"))
-    dee = cursor.setup.line.index("Dee")
+    dee = str(cursor.setup.line.index("Dee"))
+    assert len(data["steps"][0]["swimmers"]) == 4  # later steps hold only what changed
     for step in data["steps"]:
-        for k, s in enumerate(step["swimmers"]):
+        for k, s in step["swimmers"].items():
             assert (s["hand"] is not None) == (k == dee)
-    assert any(None in s["table"] for step in data["steps"] for s in step["swimmers"])
+    assert any(None in s["table"] for step in data["steps"] for s in step["swimmers"].values())
 
 
 # -- in a real browser ---------------------------------------------------------
@@ -138,7 +143,9 @@ def test_a_script_name_shows_as_text_and_runs_nothing(browser: Any, tmp_path: Pa
     page.keyboard.press("End")
     assert EVIL in page.inner_text("#tables")
     page.keyboard.press("Home")
-    assert EVIL in page.locator("#line text.name").all_text_contents()
+    labels = page.locator("#line text.name").all_text_contents()
+    assert any(label.startswith("<script>") for label in labels)  # cut to fit: "<script>al…"
+    assert EVIL in page.locator("#line text.name title").all_text_contents()  # whole in its tooltip
     assert EVIL in page.inner_text("#legend")
     assert EVIL in page.inner_text("#title")
     assert page.evaluate("document.scripts.length") == 2
@@ -158,7 +165,23 @@ def test_screenshots_of_the_first_and_last_step(browser: Any, tmp_path: Path) ->
     page.screenshot(path=str(last), full_page=True)
     a, b = first.read_bytes(), last.read_bytes()
     assert a[:8] == b[:8] == b"\x89PNG\r\n\x1a\n"
-    assert len(a) > 20_000 and len(b) > 20_000  # a drawn page, not a blank one
+    assert len(a) > 20_000
+    assert len(b) > 20_000
     assert a != b
-    assert "Result: Cid wins" in page.inner_text("#result")
+    assert page.inner_text("#result") == (
+        "Result: Bob wins: the Shark lost its last hunger token (R14)"
+    )
+    page.close()
+
+
+def test_violations_show_at_their_round(browser: Any, tmp_path: Path) -> None:
+    path = tmp_path / "invalid.html"
+    path.write_text(write_html(load("fixtures/golden/replay/inputs/invalid.gbn")), encoding="utf-8")
+    page, _, _ = _open(browser, path)
+    assert "the record names Anne the winner" in page.inner_text("#violations")  # the set-up
+    page.keyboard.press("ArrowDown")
+    assert page.inner_text("#violations") == ""  # round 1 is fine
+    page.keyboard.press("ArrowDown")
+    assert "round 2: John is recorded bitten" in page.inner_text("#violations")
+    assert "4 violation(s) in this record" in page.inner_text("#seen")
     page.close()

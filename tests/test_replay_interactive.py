@@ -71,7 +71,12 @@ def test_v_cycles_through_the_seats_and_q_quits() -> None:
 
 def test_escape_sequences_become_key_names() -> None:
     assert list(_split("\x1b[C\x1b[Dq\x1bOB\r\x1b[5~")) == [
-        "right", "left", "q", "down", "enter", "pgup",
+        "right",
+        "left",
+        "q",
+        "down",
+        "enter",
+        "pgup",
     ]
 
 
@@ -85,7 +90,11 @@ def _getbit() -> list[str]:
 def test_step_prints_the_whole_game_when_output_is_not_a_terminal() -> None:
     done = subprocess.run(
         [*_getbit(), "replay", FRIDAY, "--step"],
-        cwd=ROOT, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
     )
     assert done.returncode == 0, done.stderr
     assert "Round 3" in done.stdout
@@ -101,8 +110,18 @@ class Tmux:
     def start(self, command: list[str]) -> None:
         line = " ".join(shlex.quote(a) for a in command)
         subprocess.run(
-            [*self.base, "new-session", "-d", "-s", "replay", "-x", "120", "-y", "45",
-             f"cd {shlex.quote(str(ROOT))} && {line}"],
+            [
+                *self.base,
+                "new-session",
+                "-d",
+                "-s",
+                "replay",
+                "-x",
+                "120",
+                "-y",
+                "45",
+                f"cd {shlex.quote(str(ROOT))} && {line}",
+            ],
             check=True,
         )
 

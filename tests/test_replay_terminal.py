@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 
 import pytest
-from regen_golden import CASES, golden_path, load, printout
+from regen_golden import CASES, ROOT, golden_path, load, printout
 from rich.console import Console
 
 from replay.interactive import Session
@@ -38,7 +38,8 @@ def test_one_round_only() -> None:
     cursor = load("fixtures/games/friday-club.gbn")
     text = replay_text(cursor, TABLE, rnd=2)
     assert "Round 2" in text
-    assert "Round 1" not in text and "Round 3" not in text
+    assert "Round 1" not in text
+    assert "Round 3" not in text
     assert "  swim      Ted 1 → Anne 2 → John 3 → Beth 5" in text
     assert "  hands     Ted (5 cards) │ Beth (3 cards) │ John (3 cards) │ Anne (3 cards)" in text
 
@@ -71,3 +72,32 @@ def test_a_step_shows_the_round_so_far() -> None:
     assert "round 2, event" in text
     assert "▶ Ted takes back the played cards 5 and 1." in text
     assert "John is recorded bitten, but Ted is at the back after movement" in text
+
+
+def test_rounds_after_the_end_and_warnings_are_shown() -> None:
+    from getbit_events.validate import validate_game
+    from importers.gbn import read_gbn
+    from replay.cursor import Cursor
+
+    text = (ROOT / "fixtures/games/sim-shark-5.gbn").read_text(encoding="utf-8")
+    first = text.split("\n\n[")[0]  # the first game only
+    first = first.replace("bit Ann right-arm ;", "bit Ann ;", 1)  # an any-limb bite, limb unsaid
+    first += "\n18. Dee 1, Ann 2, Cid 3, Eve 4, Bob 5, Jaws left-leg\n"
+    (game,) = read_gbn(first, "late.gbn")
+    report = validate_game(game)
+    cursor = Cursor(report.events, report.violations, report.warnings, "late.gbn")
+    out = replay_text(cursor)
+    late = out.index("Recorded after the end")
+    assert "round 18 is recorded after the game ended in round 17 (R17)" in out[late:]
+    assert out.count("  ! ") == len(report.warnings) >= 1
+
+
+def test_a_long_round_is_cut_to_fit_the_screen() -> None:
+    cursor = load("fixtures/games/sim-standard-6.gbn")
+    cursor.goto_round(3)
+    console = Console(file=io.StringIO(), width=140, color_system=None)
+    console.print(Session(cursor).render(height=20))
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    n = len(cursor.round_events(3))
+    assert f"… {n - 3} earlier events of this round" in text
+    assert text.count("Round 3: ") <= 3

@@ -42,7 +42,7 @@ def test_a_player_view_reveals_no_other_hand_and_no_face_down_card(
     viewer = Viewer.named(cursor.setup, seat)
     for i in range(len(cursor)):
         state = cursor.state_at(i)
-        choices = {n: 7 for n in state.chosen}
+        choices = dict.fromkeys(state.chosen, 7)
         seen = view(state, viewer, choices)
         for s, real in zip(seen.swimmers, state.swimmers, strict=True):
             if s.name != seat:
@@ -51,14 +51,18 @@ def test_a_player_view_reveals_no_other_hand_and_no_face_down_card(
             hidden = s.table[: real.face_down]
             assert all(v is None for v in hidden), f"step {i}: a face-down card shows"
         if state.shark is not None:
-            assert seen.shark is not None and seen.shark.hand is None
+            assert seen.shark is not None
+            assert seen.shark.hand is None
         # the strongest form: change every secret the seat cannot know; it sees the same
         others = {n: 1 for n in state.chosen if n != seat}
         assert view(_scrambled(state, viewer.sees), viewer, {**choices, **others}) == seen
         e = cursor.events[i]
-        if isinstance(e, CardsTakenBack) and e.who != seat and i > 0:
-            if cursor.state_at(i - 1).swimmer(e.who).face_down:
-                assert "face-down" in cursor.account(i, viewer)
+        if (
+            isinstance(e, CardsTakenBack)
+            and e.who != seat
+            and cursor.state_at(i - 1).swimmer(e.who).face_down
+        ):
+            assert "face-down" in cursor.account(i, viewer)
 
 
 def test_memory_take_backs_name_no_hidden_values() -> None:
@@ -99,7 +103,8 @@ def test_a_two_player_player_sees_both_its_swimmers_and_the_shark_its_hand() -> 
     assert {s.name for s in v.swimmers if s.hand is not None} == {"Ann", "Bob"}
     shark = load("fixtures/games/sim-shark-5.gbn")
     jaws = shark.view(Viewer.named(shark.setup, "Jaws"), 30)
-    assert jaws.shark is not None and jaws.shark.hand is not None
+    assert jaws.shark is not None
+    assert jaws.shark.hand is not None
     assert all(s.hand is None for s in jaws.swimmers)
 
 

@@ -1,0 +1,156 @@
+"""Statistics speed: the read model against a bare SQL aggregate over the events.
+
+    python bench/stats.py [--games N] [--db PATH] [--keep] [--repeat R]
+
+Imports N simulated games (default 100,000; every variant, dated so the rating
+and streaks have an order) into a fresh store, then times, in this process:
+
+(a) ``getbit stats --db PATH`` (every player, the rich table; rows read from
+    ``game_swimmers``, aggregated, rated with openskill, rendered);
+(b) ``getbit stats --db PATH --player Ann`` (one player's full profile);
+(c) one bare SQL aggregate over the ``events`` table: bites per swimmer,
+    ``SELECT json_extract(payload, '$.who'), COUNT(*) FROM events WHERE
+    type = 'swimmer-bitten' GROUP BY 1``, the least any statistic straight
+    from the events must do;
+
+and (d) the same command as (a) run as a separate ``getbit`` process, start-up
+included. Goal: (a) and (b) faster than (c). Each timing is the best of
+``--repeat`` runs. The simulated games are trusted (they are played by the
+rules' own engine), so importing skips the validator: its speed is
+bench/validate.py's business.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import multiprocessing
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from typer.testing import CliRunner  # noqa: E402
+
+from getbit_events.cli import app  # noqa: E402
+from getbit_events.events import Event, SourcePos  # noqa: E402
+from getbit_events.record import RecordedGame  # noqa: E402
+from getbit_events.reducer import fold  # noqa: E402
+from getbit_events.simulate import simulate_game  # noqa: E402
+from getbit_events.sqlite_store import GameStore  # noqa: E402
+from getbit_events.validate import GameReport  # noqa: E402
+
+VARIANTS = [
+    ("standard", 4),
+    ("standard", 5),
+    ("standard", 6),
+    ("three-player", 4),
+    ("two-player", 4),
+    ("shark", 4),
+    ("shark", 5),
+    ("shark", 6),
+]
+BARE = (
+    "SELECT json_extract(payload, '$.who') AS who, COUNT(*) FROM events "
+    "WHERE type = 'swimmer-bitten' GROUP BY who"
+)
+START = datetime.date(2020, 1, 1)
+
+
+def _game(k: int) -> list[Event]:
+    variant, swimmers = VARIANTS[k % len(VARIANTS)]
+    date = (START + datetime.timedelta(days=k // 40)).isoformat()
+    return simulate_game(variant, swimmers, k, "sensible" if k % 2 else "random",
+                         k % 9 == 0, (("Date", date),))
+
+
+def _reports(n: int) -> Iterator[GameReport]:
+    with multiprocessing.Pool() as pool:
+        for k, events in enumerate(pool.imap(_game, range(n), chunksize=200)):
+            record = RecordedGame("bench.gbn", k + 1, SourcePos("bench.gbn", 1))
+            yield GameReport(record, tuple(events), (), (), fold(events))
+
+
+def _import(path: Path, n: int) -> float:
+    start = time.perf_counter()
+    with GameStore(path) as store:
+        for k, report in enumerate(_reports(n), 1):
+            store.add(report)
+            if k % 10_000 == 0:
+                rate = k / (time.perf_counter() - start)
+                print(f"  imported {k:,} games ({rate:,.0f}/s)", file=sys.stderr)
+    return time.perf_counter() - start
+
+
+def _best(repeat: int, run: Callable[[], object]) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _command(*args: str) -> Callable[[], None]:
+    runner = CliRunner()
+
+    def run() -> None:
+        result = runner.invoke(app, list(args))
+        if result.exit_code != 0:
+            raise SystemExit(f"getbit {' '.join(args)} failed: {result.output}{result.stderr}")
+
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--db", type=Path, default=None, help="store file (default: a temp file)")
+    parser.add_argument("--keep", action="store_true", help="reuse --db if it is already filled")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    folder = tempfile.mkdtemp(prefix="getbit-bench-")
+    db = args.db or Path(folder) / "games.db"
+    if args.keep and db.exists():
+        print(f"reusing {db}")
+    else:
+        if db.exists():
+            db.unlink()
+        seconds = _import(db, args.games)
+        print(f"import: {args.games:,} games in {seconds:.1f} s")
+    with GameStore(db) as store:
+        games = store.count()
+    conn = sqlite3.connect(db)
+    events = conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+    rows = conn.execute("SELECT COUNT(*) FROM game_swimmers").fetchone()[0]
+    print(f"store: {games:,} games, {events:,} events, {rows:,} read-model rows, "
+          f"{db.stat().st_size / 1e6:,.0f} MB")
+
+    bare = _best(args.repeat, lambda: conn.execute(BARE).fetchall())
+    full = _best(args.repeat, _command("stats", "--db", str(db)))
+    profile = _best(args.repeat, _command("stats", "--db", str(db), "--player", "Ann"))
+    env = dict(os.environ, GETBIT_DB=str(db))
+    getbit = Path(sys.executable).with_name("getbit")
+    process = _best(
+        1,
+        lambda: subprocess.run([str(getbit), "stats"], env=env, check=True,
+                               stdout=subprocess.DEVNULL),
+    )
+    conn.close()
+    print(f"(a) getbit stats, every player:        {full:7.2f} s")
+    print(f"(b) getbit stats --player Ann:         {profile:7.2f} s")
+    print(f"(c) bare SQL aggregate over events:    {bare:7.2f} s")
+    print(f"(d) (a) as its own process:            {process:7.2f} s")
+    print(f"(a)/(c) = {full / bare:.2f}, (b)/(c) = {profile / bare:.2f} "
+          f"(goal: below 1): {'met' if max(full, profile) < bare else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,245 @@
+"""Game store speed and memory, as ratios to bare sqlite3 timed in the same process.
+
+    python bench/store.py [--games N] [--memory-games M] [--small-games S] [--no-memory]
+
+(a) import: ``GameStore.add`` of N validated, seeded simulated games (hash,
+    serialise, one transaction per game, read-model rows) in rows written per
+    second, against (b) a bare ``sqlite3.executemany`` of exactly the rows the
+    store wrote (games, events, read model), into the same tables, in one
+    transaction. Goal: (a) >= 50% of (b).
+(c) read back + fold: ``GameStore.streams`` (every game's events read back
+    and structured), each folded by the reducer, in events per second, against
+    (d) a bare ``SELECT`` of the same event rows. Goal: (c) >= 30% of (d).
+    ``GameStore.rebuild`` (read back, recompute the read model) is shown too.
+(e) peak memory (max RSS of a fresh process) of ``getbit import`` of a JSON
+    Lines log of M games and of one of S games: streaming keeps it flat.
+    The logs hold the choices and reveals only (the rules complete them) of
+    four-figure games, so that the default run stays near five minutes.
+
+Validation is not timed in (a): ``bench/validate.py`` measures it. The machine
+is noisy: only ratios mean anything; each timing is the best of ``--repeat``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from getbit_events import readmodel  # noqa: E402
+from getbit_events.events import CardsRevealed, Event, GameStarted, SharkCardPlayed  # noqa: E402
+from getbit_events.reducer import fold  # noqa: E402
+from getbit_events.simulate import simulate_game  # noqa: E402
+from getbit_events.sqlite_store import GameStore  # noqa: E402
+from getbit_events.validate import GameReport, validate_game  # noqa: E402
+from importers.gbn import read_gbn, write_gbn  # noqa: E402
+from importers.jsonl import write_jsonl  # noqa: E402
+
+VARIANTS = [
+    ("standard", 4),
+    ("standard", 5),
+    ("standard", 6),
+    ("three-player", 4),
+    ("two-player", 4),
+    ("shark", 4),
+    ("shark", 6),
+]
+TABLES = ("games", "events", readmodel.TABLE)
+
+
+def best(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
+    times, result = [], None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - t0)
+    return min(times), result
+
+
+def make_reports(n: int) -> list[GameReport]:
+    games = [simulate_game(*VARIANTS[k % len(VARIANTS)], seed=k, bot="random") for k in range(n)]
+    return [validate_game(g) for g in read_gbn(write_gbn(games), "bench.gbn")]
+
+
+def bench_import(reports: list[GameReport], folder: Path, repeat: int) -> tuple[float, float, Path]:
+    def store_run() -> Path:
+        path = folder / f"store-{time.monotonic_ns()}.db"
+        with GameStore(path) as store:
+            t0 = time.perf_counter()
+            for report in reports:
+                store.add(report)
+            store_run.elapsed = time.perf_counter() - t0  # type: ignore[attr-defined]
+        return path
+
+    times = []
+    path = folder / "none"
+    for _ in range(repeat):
+        path = store_run()
+        times.append(store_run.elapsed)  # type: ignore[attr-defined]
+    store_time = min(times)
+
+    src = sqlite3.connect(path)
+    rows = {t: src.execute(f"SELECT * FROM {t}").fetchall() for t in TABLES}
+    schema = [
+        sql
+        for (sql,) in src.execute(
+            "SELECT sql FROM sqlite_master WHERE type IN ('table', 'index') "
+            "AND tbl_name IN (?, ?, ?) AND sql IS NOT NULL",
+            TABLES,
+        )
+    ]
+    src.close()
+    total = sum(len(r) for r in rows.values())
+
+    def bare_run() -> None:
+        bare = folder / f"bare-{time.monotonic_ns()}.db"
+        conn = sqlite3.connect(bare, isolation_level=None)
+        conn.execute("PRAGMA journal_mode=wal")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        for sql in schema:
+            conn.execute(sql)
+        t0 = time.perf_counter()
+        conn.execute("BEGIN")
+        for table, data in rows.items():
+            if data:
+                marks = ", ".join("?" * len(data[0]))
+                conn.executemany(f"INSERT INTO {table} VALUES ({marks})", data)
+        conn.execute("COMMIT")
+        bare_run.elapsed = time.perf_counter() - t0  # type: ignore[attr-defined]
+        conn.close()
+
+    bare_times = []
+    for _ in range(repeat):
+        bare_run()
+        bare_times.append(bare_run.elapsed)  # type: ignore[attr-defined]
+    return total / store_time, total / min(bare_times), path
+
+
+def bench_read(path: Path, repeat: int) -> tuple[float, float, float]:
+    with GameStore(path) as store:
+        n_events = sum(g.events for g in store.games())
+
+        def read_fold() -> None:
+            for _, events in store.streams():
+                fold(events)
+
+        t_fold, _ = best(read_fold, repeat)
+        t_rebuild, _ = best(store.rebuild, repeat)
+    conn = sqlite3.connect(path)
+
+    def bare() -> None:
+        conn.execute(
+            "SELECT game_id, seq, type, version, round, payload FROM events ORDER BY game_id, seq"
+        ).fetchall()
+
+    t_bare, _ = best(bare, repeat)
+    conn.close()
+    return n_events / t_fold, n_events / t_rebuild, n_events / t_bare
+
+
+# -- memory --------------------------------------------------------------------
+
+_MEASURE = """
+import resource, sys
+from pathlib import Path
+from getbit_events.cli_store import import_paths
+from getbit_events.sqlite_store import GameStore
+with GameStore(Path(sys.argv[2])) as store:
+    summary = import_paths(store, [Path(sys.argv[1])])
+print(summary.stored, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def write_log(path: Path, n: int, templates: list[list[Event]]) -> None:
+    """``n`` distinct games (each template game with its own Table tag), choices and reveals."""
+    lines = []
+    for events in templates:
+        kept = [e for e in events if isinstance(e, GameStarted | CardsRevealed | SharkCardPlayed)]
+        lines.append(list(write_jsonl([("g", kept)])))
+    with path.open("w", encoding="utf-8") as f:
+        for k in range(n):
+            template = lines[k % len(lines)]
+            first = json.loads(template[0])
+            first["game"] = f"g{k}"
+            first["tags"] = [["Table", str(k)]]
+            f.write(json.dumps(first, separators=(",", ":")) + "\n")
+            for line in template[1:]:
+                f.write(line.replace('"game":"g"', f'"game":"g{k}"', 1))
+
+
+def peak_import(path: Path, db: Path) -> tuple[int, int, float]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    t0 = time.perf_counter()
+    out = subprocess.run(
+        [sys.executable, "-c", _MEASURE, str(path), str(db)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    ).stdout.split()
+    return int(out[0]), int(out[1]), time.perf_counter() - t0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--memory-games", type=int, default=100_000)
+    parser.add_argument("--small-games", type=int, default=10_000)
+    parser.add_argument("--no-memory", action="store_true")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        t0 = time.perf_counter()
+        reports = make_reports(args.games)
+        events = sum(len(r.events) for r in reports)
+        print(f"{args.games} games, {events} events ({time.perf_counter() - t0:.1f}s to make)")
+
+        store_rate, bare_rate, path = bench_import(reports, folder, args.repeat)
+        ratio = store_rate / bare_rate
+        print(f"(a) import into the store   {store_rate:12,.0f} rows/s")
+        print(f"(b) bare executemany        {bare_rate:12,.0f} rows/s")
+        print(f"    import ratio (a)/(b)    {ratio:12.1%}   goal >= 50%")
+
+        fold_rate, rebuild_rate, select_rate = bench_read(path, args.repeat)
+        print(f"(c) read back + fold        {fold_rate:12,.0f} events/s")
+        print(f"    rebuild (read model)    {rebuild_rate:12,.0f} events/s")
+        print(f"(d) bare SELECT             {select_rate:12,.0f} events/s")
+        print(f"    read ratio (c)/(d)      {fold_rate / select_rate:12.1%}   goal >= 30%")
+        print(f"    rebuild ratio           {rebuild_rate / select_rate:12.1%}")
+
+        if args.no_memory:
+            return
+        templates = [
+            simulate_game(*VARIANTS[k % len(VARIANTS)], seed=k, bot="sensible") for k in range(200)
+        ]
+        results = []
+        for n in (args.small_games, args.memory_games):
+            log = folder / f"log-{n}.jsonl"
+            write_log(log, n, templates)
+            size = log.stat().st_size
+            stored, rss, seconds = peak_import(log, folder / f"mem-{n}.db")
+            results.append(rss)
+            print(
+                f"(e) import {n:>7,} games ({size / 1e6:6.1f} MB log): peak {rss / 1024:6.1f} MiB"
+                f"  ({stored:,} stored in {seconds:.0f}s)"
+            )
+            log.unlink()
+        growth = results[1] / results[0]
+        print(f"    peak memory {args.memory_games:,} vs {args.small_games:,} games: x{growth:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,286 @@
+"""``getbit import / games / show / export / rebuild``, and validate and simulate on the
+new formats: what a user sees, the exit codes, and a store left untouched by bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import attrs
+import pytest
+from typer.testing import CliRunner
+
+from getbit_events.cli import app
+from getbit_events.simulate import simulate_games
+from getbit_events.sqlite_store import GameStore
+from getbit_events.validate import validate_game
+from importers.gbn import read_gbn, write_gbn
+from importers.jsonl import write_jsonl
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures" / "games"
+
+INVALID = """[Event "Tuesday"]
+[Line "Ann, Bob, Cid, Dee"]
+1. Ann 1, Bob 2, Cid 3, Dee 4
+2. Ann 2, Bob 3, Cid 4, Dee 5 ; bit Dee
+"""
+UNREADABLE = '[Line "Ann, Bob, Cid, Dee"]\n1. Ann one, Bob 2, Cid 3, Dee 4\n'
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    return CliRunner()
+
+
+@pytest.fixture
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.delenv("GETBIT_DB", raising=False)
+    return tmp_path / "games.db"
+
+
+def _sim(path: Path, n: int = 3, variant: str = "standard", seed: int = 1) -> Path:
+    path.write_text(write_gbn(simulate_games(n, variant, 4, seed, "random")), encoding="utf-8")
+    return path
+
+
+def _run(runner: CliRunner, *args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    assert "Traceback" not in result.output + result.stderr
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _snapshot(path: Path) -> list[object]:
+    with GameStore(path) as store:
+        return [store.table_rows(t) for t in ("games", "events", "violations")]
+
+
+def test_import_stores_games_and_says_so(runner: CliRunner, db: Path, tmp_path: Path) -> None:
+    games = _sim(tmp_path / "club.gbn", 3)
+    code, out, _ = _run(runner, "import", str(games), "--db", str(db))
+    assert code == 0
+    assert "3 stored, 0 already stored, 0 stored as invalid, 0 unreadable" in out
+    code, out, _ = _run(runner, "import", str(games), "--db", str(db))
+    assert code == 0
+    assert "0 stored, 3 already stored" in out
+
+
+def test_import_walks_folders_of_every_format(runner: CliRunner, db: Path) -> None:
+    code, out, _ = _run(runner, "import", str(FIXTURES), "--db", str(db), "--json")
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["stored"] > 5
+    assert summary["unreadable"] == 0
+
+
+def test_invalid_games_are_stored_as_invalid_and_exit_1(
+    runner: CliRunner, db: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "tuesday.gbn"
+    path.write_text(INVALID, encoding="utf-8")
+    code, out, err = _run(runner, "import", str(path), "--db", str(db))
+    assert code == 1
+    assert "0 stored, 0 already stored, 1 stored as invalid, 0 unreadable" in out
+    assert "1 violation, stored as invalid" in err
+    assert f"{path}:4:33: round 2: Dee is recorded bitten, but Ann is at the back" in err
+
+
+def test_valid_only_refuses_invalid_games(runner: CliRunner, db: Path, tmp_path: Path) -> None:
+    path = tmp_path / "tuesday.gbn"
+    path.write_text(INVALID, encoding="utf-8")
+    code, out, err = _run(runner, "import", str(path), "--db", str(db), "--valid-only")
+    assert code == 1
+    assert "1 invalid refused" in out
+    assert "refused" in err
+    with GameStore(db) as store:
+        assert store.count() == 0
+
+
+def test_an_unreadable_game_is_reported_and_the_rest_imported(
+    runner: CliRunner, db: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "mixed.gbn"
+    good = write_gbn(simulate_games(2, "standard", 4, 5, "random"))
+    path.write_text(UNREADABLE + "\n" + good, encoding="utf-8")
+    code, out, err = _run(runner, "import", str(path), "--db", str(db))
+    assert code == 2
+    assert "2 stored, 0 already stored, 0 stored as invalid, 1 unreadable" in out
+    assert f"{path}:2:8: round 1: expected a card after Ann: 1 to 7" in err
+
+
+BAD_FILES = {
+    "nul.gbn": (b'[Line "Ann, Bob"]\n1. Ann\x00 1\n', ":2:7: a NUL byte; this is not a text file"),
+    "latin1.gbn": (b'[Line "Ann, B\xf6b"]\n', ":1:14: not UTF-8 text (byte 0xf6)"),
+    "truncated.jsonl": (b'{"type":"game-started","v":1,"ga', ":1:30: the file ends in the middle"),
+    "deep.jsonl": (b"[" * 100_000 + b"]" * 100_000 + b"\n", ":1:17: JSON nested 17 or more deep"),
+    "list.jsonl": (b"[1, 2]\n", ":1:1: expected a JSON object"),
+    "unknown.jsonl": (
+        b'{"type":"game-begun","v":1,"game":"g","seq":1,"round":0}\n',
+        ":1:1: game 'g' starts with \"game-begun\"",
+    ),
+    "missing-column.csv": (
+        b"round,Ann,Bob,Cid,Dee\n1,1,2,3\n",
+        ":2:8: round 1: 4 cells where the header has 5: no cell for Dee",
+    ),
+    "wrong.txt": (b"hello\n", "unknown file type '.txt'"),
+}
+
+
+@pytest.mark.parametrize("name", BAD_FILES)
+def test_bad_input_is_reported_and_the_store_untouched(
+    runner: CliRunner, db: Path, tmp_path: Path, name: str
+) -> None:
+    _run(runner, "import", str(_sim(tmp_path / "ok.gbn", 2)), "--db", str(db))
+    before = _snapshot(db)
+    data, message = BAD_FILES[name]
+    path = tmp_path / name
+    path.write_bytes(data)
+    code, out, err = _run(runner, "import", str(path), "--db", str(db))
+    assert code == 2
+    assert message in err
+    assert "0 stored" in out or out == ""
+    assert _snapshot(db) == before
+
+
+def test_a_database_that_is_not_a_store_is_refused(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("dear diary\n" * 50, encoding="utf-8")
+    monkeypatch.setenv("GETBIT_DB", str(notes))
+    code, _, err = _run(runner, "import", str(_sim(tmp_path / "a.gbn", 1)))
+    assert code == 2
+    assert "is not an SQLite database" in err
+    assert notes.read_text(encoding="utf-8") == "dear diary\n" * 50
+
+
+def test_games_lists_and_filters(runner: CliRunner, db: Path, tmp_path: Path) -> None:
+    tuesday = tmp_path / "tuesday.gbn"
+    tuesday.write_text(INVALID, encoding="utf-8")
+    _run(runner, "import", str(_sim(tmp_path / "a.gbn", 2)), str(tuesday), "--db", str(db))
+    code, out, _ = _run(runner, "games", "--db", str(db), "--json")
+    assert code == 0
+    listed = [json.loads(line) for line in out.splitlines()]
+    assert [g["status"] for g in listed] == ["valid", "valid", "invalid"]
+    code, out, _ = _run(runner, "games", "--db", str(db), "--status", "invalid")
+    assert listed[2]["id"] in out
+    assert listed[0]["id"] not in out
+    assert "1 game" in out
+    code, out, _ = _run(runner, "games", "--db", str(db), "--player", "nobody")
+    assert "0 games" in out
+    code, _, err = _run(runner, "games", "--db", str(db), "--status", "great")
+    assert code == 2
+    assert "--status is valid, invalid or unfinished, not great" in err
+
+
+def test_games_without_a_store_says_so(runner: CliRunner, db: Path) -> None:
+    code, _, err = _run(runner, "games", "--db", str(db))
+    assert code == 2
+    assert f"no store at {db}: import games first" in err
+    assert not db.exists()
+
+
+def test_show_gives_tags_result_and_violations(runner: CliRunner, db: Path, tmp_path: Path) -> None:
+    path = tmp_path / "tuesday.gbn"
+    path.write_text(INVALID.replace("Tuesday", "[red]x[/red] <script>"), encoding="utf-8")
+    _run(runner, "import", str(path), "--db", str(db))
+    with GameStore(db) as store:
+        (game,) = store.games()
+    code, out, _ = _run(runner, "show", game.id[:6], "--db", str(db))
+    assert code == 0
+    assert f"game {game.id} (invalid)" in out
+    assert "Event: [red]x[/red] <script>" in out  # markup shown as written, not applied
+    assert "line 4:33: round 2: Dee is recorded bitten" in out
+    assert "[wrong-bite]" in out
+    code, out, _ = _run(runner, "show", game.id, "--db", str(db), "--json")
+    data = json.loads(out)
+    assert data["violation_list"][0]["code"] == "wrong-bite"
+    code, _, err = _run(runner, "show", "ffffffff", "--db", str(db))
+    assert code == 2
+    assert "no game 'ffffffff'" in err
+
+
+def test_export_gives_back_the_same_game(runner: CliRunner, db: Path, tmp_path: Path) -> None:
+    source = _sim(tmp_path / "a.gbn", 2, "shark")
+    _run(runner, "import", str(source), "--db", str(db))
+    with GameStore(db) as store:
+        ids = [g.id for g in store.games()]
+        stored = [store.events(i) for i in ids]
+    out_gbn = tmp_path / "out.gbn"
+    code, _, _ = _run(runner, "export", *ids, "--db", str(db), "-o", str(out_gbn))
+    assert code == 0
+    again = [validate_game(g) for g in read_gbn(out_gbn.read_text(encoding="utf-8"))]
+    assert [[attrs.evolve(e, pos=None) for e in r.events] for r in again] == stored
+    code, out, _ = _run(runner, "export", ids[0], "--format", "jsonl", "--db", str(db))
+    assert out == "".join(write_jsonl([(ids[0], stored[0])]))
+    code, _, err = _run(runner, "export", ids[0], "--format", "pgn", "--db", str(db))
+    assert code == 2
+    assert "--format is gbn or jsonl, not pgn" in err
+
+
+def test_rebuild_reports_what_it_did(runner: CliRunner, db: Path, tmp_path: Path) -> None:
+    _run(runner, "import", str(_sim(tmp_path / "a.gbn", 2)), "--db", str(db))
+    code, out, _ = _run(runner, "rebuild", "--db", str(db))
+    assert code == 0
+    assert "rebuilt 8 rows from" in out
+    assert "of 2 games" in out
+
+
+def test_the_store_defaults_to_getbit_db_or_the_environment(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    games = _sim(tmp_path / "a.gbn", 1)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("GETBIT_DB", raising=False)
+    _run(runner, "import", str(games))
+    assert (tmp_path / "getbit.db").exists()
+    monkeypatch.setenv("GETBIT_DB", str(tmp_path / "env.db"))
+    _run(runner, "import", str(games))
+    assert (tmp_path / "env.db").exists()
+
+
+def test_validate_reads_jsonl_and_csv(runner: CliRunner, tmp_path: Path) -> None:
+    log = tmp_path / "sim.jsonl"
+    code, _, _ = _run(runner, "simulate", "--games", "3", "--format", "jsonl", "-o", str(log))
+    assert code == 0
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("round,Ann,Bob,Cid,Dee\n1,1,2,3,4\n", encoding="utf-8")
+    code, out, _ = _run(runner, "validate", str(log), str(sheet))
+    assert code == 0
+    assert "4 games: 4 valid (1 unfinished), 0 with violations" in out
+
+
+def test_simulate_writes_a_log_that_imports(runner: CliRunner, db: Path) -> None:
+    code, out, _ = _run(runner, "simulate", "--games", "2", "--format", "jsonl", "--seed", "4")
+    assert code == 0
+    first = json.loads(out.splitlines()[0])
+    assert (first["type"], first["game"], first["seq"]) == ("game-started", "sim-4-1", 1)
+    code, _, err = _run(runner, "simulate", "--format", "xml")
+    assert code == 2
+    assert "--format is gbn or jsonl, not xml" in err
+
+
+def test_two_imports_at_once_lose_and_duplicate_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    a = _sim(tmp_path / "a.gbn", 30, "standard", 1)
+    b = _sim(tmp_path / "b.gbn", 30, "standard", 2)
+    both = tmp_path / "both.gbn"
+    both.write_text(a.read_text() + "\n" + b.read_text(), encoding="utf-8")
+    getbit = [sys.executable, "-c", "from getbit_events.cli import main; main()"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "GETBIT_DB": str(db)}
+    procs = [
+        subprocess.Popen([*getbit, "import", str(p)], env=env, stdout=subprocess.PIPE, text=True)
+        for p in (both, a)
+    ]
+    outs = [p.communicate(timeout=120)[0] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0]
+    with GameStore(db) as store:
+        assert store.count() == 60
+        (row,) = store.db.query("SELECT COUNT(*) AS n FROM events")
+        expected = sum(len(validate_game(g).events) for g in read_gbn(both.read_text()))
+        assert row["n"] == expected
+    stored = [int(o.split(" stored,")[0].split()[-1]) for o in outs]
+    assert sum(stored) == 60

@@ -1,0 +1,392 @@
+"""``getbit validate``: what a user sees on the screen, what a program reads from
+``--json`` (issue 2), and the exit codes 0 valid / 1 violations / 2 unreadable."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from importers.gbn import read_gbn_file
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+INVALID = FIXTURES / "invalid"
+GAMES = FIXTURES / "games"
+
+VIOLATION = re.compile(
+    r"^  (?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?:round (?P<round>\d+): )?.+ "
+    r"\[(?P<code>[a-z0-9-]+)\]$"
+)
+SUMMARY = re.compile(
+    r"^(?P<games>\d+) games?: (?P<valid>\d+) valid \((?P<unfinished>\d+) unfinished\), "
+    r"(?P<invalid>\d+) with violations$"
+)
+
+R8_GAME = """\
+[Line "A, B, C, X"]
+
+1. A 1, B 1, C 1, X 1
+2. A 2, B 2, C 2, X 2
+3. A 3, B 4, C 5, X 3
+4. A 1, B 5, C 3, X 4
+5. A 1, B 3, C 4, X 2
+6. A 1, B 4, C 2, X 5
+7. X 1, B 2, C 5
+8. X 1, B 5, C 3
+9. X 1, B 2, C 3
+"""
+
+
+def getbit(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    script = Path(sys.executable).with_name("getbit")
+    cmd = [str(script)] if script.exists() else [
+        sys.executable,
+        "-c",
+        "from getbit_events.cli import main; main()",
+    ]
+    return subprocess.run(
+        [*cmd, "validate", *map(str, args)],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        cwd=cwd or ROOT,
+        timeout=120,
+    )
+
+
+def json_lines(result: subprocess.CompletedProcess[str]) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+
+
+def no_traceback(result: subprocess.CompletedProcess[str]) -> None:
+    assert "Traceback" not in result.stderr + result.stdout
+    assert result.stderr.strip(), "a message on stderr"
+
+
+# -- people's format ------------------------------------------------------------------
+
+
+def test_the_bundled_games_are_valid() -> None:
+    result = getbit(GAMES)
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    n = sum(len(read_gbn_file(p)) for p in GAMES.rglob("*.gbn"))
+    m = SUMMARY.match(lines[-1])
+    assert m, lines[-1]
+    assert (int(m["games"]), int(m["valid"]), int(m["invalid"])) == (n, n, 0)
+    assert all(": ok (" in line for line in lines[:-1])
+
+
+def test_one_violation_in_the_human_format(tmp_path: Path) -> None:
+    path = tmp_path / "club.gbn"
+    path.write_text(
+        '[Line "John, Anne, Beth, Ted"]\n1. John 4, Anne 1, Beth 4, Ted 5\n'
+        "2. John 4, Anne 2, Beth 5, Ted 1\n",
+        encoding="utf-8",
+    )
+    result = getbit("club.gbn", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [
+        "club.gbn game 1 (line 1): 1 violation",
+        "  club.gbn:3:4: round 2: John plays 4, but that 4 is on the table since round 1 "
+        "(R3) [card-not-in-hand]",
+        "1 game: 0 valid (0 unfinished), 1 with violations",
+    ]
+    assert result.stderr == ""
+
+
+def test_ok_lines_say_who_won_or_that_the_game_is_unfinished(tmp_path: Path) -> None:
+    (tmp_path / "a.gbn").write_text(
+        R8_GAME + '[Line "John, Anne, Beth, Ted"]\n1. John 4, Anne 1, Beth 4, Ted 5\n',
+        encoding="utf-8",
+    )
+    result = getbit("a.gbn", cwd=tmp_path)
+    assert result.returncode == 0
+    assert result.stdout.splitlines() == [
+        "a.gbn game 1 (line 1): ok (C wins)",
+        "a.gbn game 2 (line 12): ok (unfinished after 1 rounds)",
+        "2 games: 2 valid (1 unfinished), 0 with violations",
+    ]
+
+
+@pytest.fixture(scope="module")
+def invalid_runs() -> tuple[subprocess.CompletedProcess[str], subprocess.CompletedProcess[str]]:
+    """``getbit validate`` on fixtures/invalid, for people and with --json (run once)."""
+    folder = INVALID.relative_to(ROOT)
+    return getbit(folder), getbit("--json", folder)
+
+
+@pytest.mark.parametrize("path", sorted(INVALID.glob("*.gbn")), ids=lambda p: p.stem)
+def test_each_invalid_fixture_reports_what_its_comment_says(
+    path: Path, invalid_runs: tuple[subprocess.CompletedProcess[str], ...]
+) -> None:
+    text = path.read_text(encoding="utf-8")
+    [expect] = re.findall(r"^# expect: (\S+) round (\S+) line (\d+)$", text, re.M)
+    code, rnd, line = expect[0], None if expect[1] == "-" else int(expect[1]), int(expect[2])
+    assert text.startswith("# "), "each fixture says what is wrong and where"
+    human, as_json = invalid_runs
+    assert human.returncode == 1
+    assert as_json.returncode == 1
+    source = str(path.relative_to(ROOT))
+    reports = [r for r in json_lines(as_json) if r["source"] == source]
+    assert reports
+    violations = [v for r in reports for v in r["violations"]]
+    assert [(v["code"], v["round"], v["line"]) for v in violations] == [(code, rnd, line)]
+    printed = [
+        m.groupdict()
+        for x in human.stdout.splitlines()
+        if (m := VIOLATION.match(x)) and m["file"] == source
+    ]
+    assert [(p["code"], p["round"], p["line"]) for p in printed] == [
+        (code, None if rnd is None else str(rnd), str(line))
+    ]
+
+
+def test_a_folder_is_walked_in_order(tmp_path: Path) -> None:
+    (tmp_path / "sub" / "deeper").mkdir(parents=True)
+    (tmp_path / "b.gbn").write_text(R8_GAME, encoding="utf-8")
+    (tmp_path / "sub" / "a.GBN").write_text(R8_GAME, encoding="utf-8")
+    (tmp_path / "sub" / "deeper" / "c.gbn").write_text(
+        '[Line "A, B, C"]\n', encoding="utf-8"
+    )
+    (tmp_path / "notes.txt").write_text("not a record", encoding="utf-8")
+    result = getbit("--json", ".", cwd=tmp_path)
+    assert result.returncode == 1
+    reports = json_lines(result)
+    assert [Path(r["source"]).as_posix() for r in reports] == [
+        "b.gbn",
+        "sub/a.GBN",
+        "sub/deeper/c.gbn",
+    ]
+    assert [r["valid"] for r in reports] == [True, True, False]
+
+
+def test_the_invalid_folder_summary(
+    invalid_runs: tuple[subprocess.CompletedProcess[str], ...],
+) -> None:
+    result = invalid_runs[0]
+    assert result.returncode == 1
+    m = SUMMARY.match(result.stdout.splitlines()[-1])
+    assert m
+    n = sum(len(read_gbn_file(p)) for p in INVALID.glob("*.gbn"))
+    assert int(m["games"]) == n
+    assert int(m["invalid"]) == len(list(INVALID.glob("*.gbn")))
+
+
+# -- --json (issue 2) ------------------------------------------------------------------
+
+
+def test_json_fields_of_a_finished_game(tmp_path: Path) -> None:
+    (tmp_path / "g.gbn").write_text(R8_GAME, encoding="utf-8")
+    result = getbit("--json", "g.gbn", cwd=tmp_path)
+    assert result.returncode == 0
+    [report] = json_lines(result)
+    assert {
+        "source",
+        "game",
+        "valid",
+        "finished",
+        "violations",
+        "warnings",
+        "winner",
+        "ranking",
+        "final",
+    } <= set(report)
+    assert report["source"] == "g.gbn"
+    assert report["game"] == 1
+    assert report["valid"] is True
+    assert report["finished"] is True
+    assert report["violations"] == []
+    assert report["warnings"] == []
+    # R8: C wins, B (devoured by the end) is second, then X, then A
+    assert report["winner"] == "C"
+    assert report["ranking"] == ["C", "B", "X", "A"]
+    assert report["final"] == {
+        "line": ["C"],
+        "limbs": {"A": 0, "B": 0, "C": 4, "X": 0},
+        "hunger": None,
+    }
+
+
+def test_json_of_an_unfinished_invalid_game(tmp_path: Path) -> None:
+    (tmp_path / "g.gbn").write_text(
+        '[Line "John, Anne, Beth, Ted"]\n'
+        "# a comment\n"
+        "1. John 4, Anne 1, Beth 4, Ted 5\n"
+        "3. John 3, Anne 2, Beth 5, Ted 1 ; bit Anne\n",
+        encoding="utf-8",
+    )
+    [report] = json_lines(getbit("--json", "g.gbn", cwd=tmp_path))
+    assert report["valid"] is False
+    assert report["finished"] is False
+    assert report["winner"] is None
+    assert report["ranking"] is None
+    # sorted by line, then column; the round is the position of the round line
+    assert [
+        {k: v[k] for k in ("line", "column", "round", "code")} for v in report["violations"]
+    ] == [
+        {"line": 4, "column": 1, "round": 2, "code": "round-number"},
+        {"line": 4, "column": 36, "round": 2, "code": "wrong-bite"},
+    ]
+    assert all(isinstance(v["message"], str) and v["message"] for v in report["violations"])
+    # round 2: Ted at the back is bitten (right arm) and swims to the front
+    assert report["final"] == {
+        "line": ["Ted", "Beth", "John", "Anne"],
+        "limbs": {"John": 4, "Anne": 4, "Beth": 4, "Ted": 3},
+        "hunger": None,
+    }
+
+
+def test_json_of_a_shark_game_and_its_warning(tmp_path: Path) -> None:
+    # R11: A and B tie; any-limb bites A at the back, no limb stated: a warning
+    (tmp_path / "s.gbn").write_text(
+        '[Line "A, B, C, D"]\n[Variant "shark"]\n[Shark "Jaws"]\n'
+        "1. A 1, B 2, C 3, D 4\n"
+        "2. A 3, B 3, C 4, D 5, Jaws any-limb ; bit A\n",
+        encoding="utf-8",
+    )
+    result = getbit("--json", "s.gbn", cwd=tmp_path)
+    assert result.returncode == 0
+    [report] = json_lines(result)
+    assert report["valid"] is True
+    assert len(report["warnings"]) == 1
+    assert isinstance(report["warnings"][0], str)
+    # the warning reads like a violation: FILE:LINE:COL: round R: message [CODE]
+    assert report["warnings"][0] == (
+        "s.gbn:5:1: round 2: the any-limb bite on A states no limb; taking the right arm"
+        " [any-limb-default]"
+    )
+    # R2: C 4, D 5 move: D, C, B, A... from D, C, B, A: C, D, B, A then D, C, B, A;
+    # A bitten (right arm) to the front: A, D, C, B
+    assert report["final"] == {
+        "line": ["A", "D", "C", "B"],
+        "limbs": {"A": 3, "B": 4, "C": 4, "D": 4},
+        "hunger": 4,
+    }
+    human = getbit("s.gbn", cwd=tmp_path)
+    assert human.stdout.splitlines()[1] == "  warning: " + report["warnings"][0]
+
+
+def test_json_syntax_error_and_game_numbers_within_each_file(tmp_path: Path) -> None:
+    result = getbit("--json", INVALID / "syntax.gbn", INVALID / "wrong-line.gbn")
+    reports = json_lines(result)
+    assert [(Path(r["source"]).name, r["game"], r["valid"]) for r in reports] == [
+        ("syntax.gbn", 1, True),
+        ("syntax.gbn", 2, False),
+        ("syntax.gbn", 3, True),
+        ("wrong-line.gbn", 1, False),
+    ]
+    [v] = reports[1]["violations"]
+    assert (v["line"], v["column"], v["round"], v["code"]) == (9, 12, 1, "syntax")
+    assert reports[1]["final"] is None
+    assert result.returncode == 1
+
+
+def test_json_set_up_errors_have_no_round(tmp_path: Path) -> None:
+    [report] = json_lines(getbit("--json", INVALID / "bad-setup.gbn"))
+    [v] = report["violations"]
+    assert (v["line"], v["round"], v["code"]) == (4, None, "bad-setup")
+
+
+# -- exit codes and unreadable input ---------------------------------------------------
+
+
+def test_missing_path_exits_2_with_a_clear_message(tmp_path: Path) -> None:
+    result = getbit("nowhere.gbn", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "nowhere.gbn" in result.stderr
+    assert "no such file" in result.stderr
+    no_traceback(result)
+
+
+def test_bad_utf8_exits_2_names_the_place_and_the_rest_is_read(tmp_path: Path) -> None:
+    (tmp_path / "a-bad.gbn").write_bytes(b'[Line "A, B, C, D"]\n1. A 1, B \xff2\n')
+    (tmp_path / "b-good.gbn").write_text(R8_GAME, encoding="utf-8")
+    result = getbit("a-bad.gbn", "b-good.gbn", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "a-bad.gbn:2:11" in result.stderr
+    assert "UTF-8" in result.stderr
+    assert "b-good.gbn game 1 (line 1): ok (C wins)" in result.stdout
+    no_traceback(result)
+
+
+def test_nul_byte_exits_2(tmp_path: Path) -> None:
+    (tmp_path / "nul.gbn").write_bytes(b'[Line "A, B, C, D"]\n1. A 1\x00\n')
+    result = getbit("nul.gbn", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "nul.gbn:2:7" in result.stderr
+    assert "NUL" in result.stderr
+    no_traceback(result)
+
+
+def test_unreadable_beats_invalid(tmp_path: Path) -> None:
+    (tmp_path / "a.gbn").write_text('[Line "A, B, C"]\n', encoding="utf-8")
+    (tmp_path / "b.gbn").write_bytes(b"\xff\xfe")
+    assert getbit("a.gbn", "b.gbn", cwd=tmp_path).returncode == 2
+    assert getbit("b.gbn", "a.gbn", cwd=tmp_path).returncode == 2
+    assert getbit("a.gbn", cwd=tmp_path).returncode == 1
+
+
+def test_a_folder_path_that_is_a_file_of_another_kind(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("hello", encoding="utf-8")
+    result = getbit("notes.txt", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "notes.txt" in result.stderr
+    no_traceback(result)
+
+
+@pytest.mark.parametrize("args", [(), ("--no-such-option", "x.gbn")])
+def test_misuse_exits_2(args: tuple[str, ...], tmp_path: Path) -> None:
+    result = getbit(*args, cwd=tmp_path)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+
+
+def test_an_empty_file_is_zero_games(tmp_path: Path) -> None:
+    (tmp_path / "empty.gbn").write_text("# nothing yet\n", encoding="utf-8")
+    result = getbit("empty.gbn", cwd=tmp_path)
+    assert result.returncode == 0
+    assert result.stdout.splitlines()[-1] == "0 games: 0 valid (0 unfinished), 0 with violations"
+
+
+# -- hostile names ---------------------------------------------------------------------
+
+HOSTILE = ["<script>", "=cmd()", "../x", "O'Brien"]
+
+
+def test_hostile_names_are_printed_as_given(tmp_path: Path) -> None:
+    line = ", ".join(HOSTILE)
+    # <script> 6 is not in a 4-swimmer hand; then =cmd() 1, ../x 2, O'Brien 3 and
+    # <script> 6 move in that order: <script>, O'Brien, ../x, =cmd()
+    (tmp_path / "[b]hostile.gbn").write_text(
+        f'[Line "{line}"]\n1. <script> 6, =cmd() 1, ../x 2, O\'Brien 3\n', encoding="utf-8"
+    )
+    result = getbit("[b]hostile.gbn", cwd=tmp_path)
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert lines[0] == "[b]hostile.gbn game 1 (line 1): 1 violation"
+    assert lines[1].startswith("  [b]hostile.gbn:2:4: round 1: <script> plays 6, but ")
+    assert lines[1].endswith(" [card-not-in-hand]")
+    assert lines[2:] == ["1 game: 0 valid (0 unfinished), 1 with violations"]
+    [report] = json_lines(getbit("--json", "[b]hostile.gbn", cwd=tmp_path))
+    assert report["source"] == "[b]hostile.gbn"
+    assert report["final"]["line"] == ["<script>", "O'Brien", "../x", "=cmd()"]
+    assert set(report["final"]["limbs"]) == set(HOSTILE)
+    assert report["violations"][0]["message"].startswith("<script> plays 6")
+
+
+def test_hostile_winner_is_printed_as_given(tmp_path: Path) -> None:
+    text = R8_GAME.replace("C", "=cmd()").replace("B", "<script>").replace("X", "O'Brien")
+    text = text.replace("A", "../x")
+    (tmp_path / "w.gbn").write_text(text, encoding="utf-8")
+    result = getbit("w.gbn", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout
+    assert "w.gbn game 1 (line 1): ok (=cmd() wins)" in result.stdout
+    [report] = json_lines(getbit("--json", "w.gbn", cwd=tmp_path))
+    assert report["ranking"] == ["=cmd()", "<script>", "O'Brien", "../x"]

@@ -1,0 +1,151 @@
+"""``getbit replay``: what a user sees for good games, bad games and bad input."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from regen_golden import ROOT
+from typer.testing import CliRunner
+
+from getbit_events.cli import app
+
+FRIDAY = str(ROOT / "fixtures/games/friday-club.gbn")
+INVALID = str(ROOT / "fixtures/golden/replay/inputs/invalid.gbn")
+runner = CliRunner()
+
+
+def _run(*args: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
+    result = runner.invoke(app, ["replay", *args], env=env)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_a_game_round_by_round() -> None:
+    code, out, _ = _run(FRIDAY)
+    assert code == 0
+    assert "Round 1" in out
+    assert "Round 3" in out
+    assert "  ties      John and Beth on 4: they stay (R4)" in out
+    assert "Result: unfinished after round 3." in out
+
+
+def test_one_round_as_one_swimmer() -> None:
+    code, out, _ = _run(
+        str(ROOT / "fixtures/games/sim-standard-4.gbn"),
+        "--game",
+        "2",
+        "--round",
+        "3",
+        "--as",
+        "cid",
+    )
+    assert code == 0
+    assert "seen: as swimmer Cid" in out
+    assert "Round 3" in out
+    assert "Round 2" not in out
+    assert "hands     Ann (5 cards) │ Cid 3 4 │ Bob (4 cards) │ Dee (2 cards)" in out
+
+
+def test_an_invalid_game_replays_with_each_violation_at_its_round() -> None:
+    code, out, _ = _run(INVALID)
+    assert code == 1
+    round2 = out.index("Round 2")
+    round3 = out.index("Round 3")
+    bite = out.index("John is recorded bitten, but Ted is at the back after movement")
+    assert round2 < bite < round3
+    assert "invalid.gbn:7:36: round 2:" in out
+    assert "4 violations in this record." in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("nowhere.gbn",), "nowhere.gbn: no such file"),
+        ((FRIDAY, "--game", "4"), "friday-club.gbn: holds 1 game; there is no game 4"),
+        ((FRIDAY, "--round", "8"), "there is no round 8: this game runs from round 1 to 3"),
+        ((FRIDAY, "--as", "Zed"), "nobody called 'Zed' plays in this game"),
+        ((FRIDAY, "--game", "1", "--id", "x"), "give --game or --id, not both"),
+        ((FRIDAY, "--id", "g7"), "no game has the id 'g7'"),
+    ],
+)
+def test_bad_input_is_a_message_not_a_traceback(args: tuple[str, ...], message: str) -> None:
+    code, out, err = _run(*args)
+    assert code == 2
+    assert message in err.replace("\n", " ")
+    assert "Traceback" not in out + err
+
+
+def test_a_stored_id_without_a_store_says_where_it_looked(tmp_path: Path) -> None:
+    db = tmp_path / "none.db"
+    code, _, err = _run("g1", env={"GETBIT_DB": str(db)})
+    assert code == 2
+    assert f"g1: no such file, and no game store at {db}" in err.replace("\n", "")
+
+
+def test_a_broken_record_cannot_be_replayed(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.gbn"
+    bad.write_text('[Line "A, B"]\n\n1. A 1, B 2\n', encoding="utf-8")
+    code, _, err = _run(str(bad))
+    assert code == 1
+    assert "cannot be replayed" in err
+    assert "standard is played by 4 to 6 swimmers, not 2" in err
+
+
+def test_html_writes_one_page(tmp_path: Path) -> None:
+    page = tmp_path / "game.html"
+    code, out, err = _run(FRIDAY, "--html", str(page), "--as", "table")
+    assert code == 0
+    assert out == ""
+    assert "wrote" in err
+    assert "30 steps" in err
+    text = page.read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>")
+    assert "the table (public)" in text
+
+
+def test_step_without_a_terminal_prints_the_game() -> None:
+    code, out, _ = _run(FRIDAY, "--step")
+    assert code == 0
+    assert "Round 3" in out
+
+
+def test_a_stored_game(tmp_path: Path) -> None:
+    store = pytest.importorskip("getbit_events.sqlite_store", reason="the game store is not built")
+    from getbit_events.validate import validate_game
+    from importers import read_file
+
+    db = tmp_path / "games.db"
+    with store.GameStore(db) as games:
+        game_id = games.add(validate_game(read_file(INVALID)[0])).game_id
+    code, out, _ = _run(game_id[:6], "--db", str(db))  # the start of an id will do
+    assert code == 1, out
+    assert "Round 3" in out
+    assert "round 2: John is recorded bitten, but Ted is at the back" in out
+    code, out, _ = _run(str(db), "--id", game_id, "--round", "1")
+    assert code == 1
+    assert f"stored game {game_id} (games.db)" in out
+    code, _, err = _run("nope", "--db", str(db))
+    assert code == 2
+    assert "no game 'nope'" in err
+
+
+def test_json_lines_and_csv_sources(tmp_path: Path) -> None:
+    from getbit_events.simulate import simulate_game
+    from importers.jsonl import write_jsonl
+
+    log = tmp_path / "games.jsonl"
+    games = [("g1", simulate_game("standard", 4, 1)), ("g2", simulate_game("shark", 5, 2))]
+    log.write_text("".join(write_jsonl(games)), encoding="utf-8")
+    code, out, _ = _run(str(log), "--game", "2", "--as", "Jaws")
+    assert code == 0
+    assert "A game against the Shark: 5 swimmers" in out
+    assert "seen: as shark Jaws" in out
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text(
+        "# Event: Friday club\nround,John,Anne,Beth,Ted\n1,4,1,4,5\n2,3,2,5,1\n3,5,3,3,2\n",
+        encoding="utf-8",
+    )
+    code, out, _ = _run(str(sheet))
+    assert code == 0
+    assert "  ties      Beth and Anne on 3: they stay (R4)" in out

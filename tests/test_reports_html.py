@@ -1,0 +1,113 @@
+"""The HTML report: one self-contained file, names escaped, charts that a real
+browser draws (Debian's chromium driven by playwright; skipped when either is missing)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from getbit_events.simulate import simulate_game
+from getbit_events.validate import validate_game
+from importers.gbn import read_gbn, write_gbn
+from reports.game import summarise_game
+from reports.html import html_report
+from reports.sources import game_id_of, rows_from_reports
+from reports.stats import build_report
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--no-first-run",
+    "--disable-component-update",
+    "--disable-sync",
+]
+EVIL = "<script>alert(1)</script>"
+AMP = "Bob & <b>Co</b>"
+
+
+def _page() -> str:
+    """Twelve real games (through GBN and the validator) with two dangerous names."""
+    games = [simulate_game("standard", 4, seed=k, bot="sensible") for k in range(10)]
+    games += [simulate_game("shark", 5, seed=k) for k in range(2)]
+    text = re.sub(r"\bAnn\b", EVIL, write_gbn(games))
+    text = re.sub(r"\bBob\b", AMP, text)
+    reports = [validate_game(g) for g in read_gbn(text, "evil.gbn")]
+    assert all(r.valid for r in reports)
+    report = build_report(rows_from_reports(reports, []), history=True)
+    last = reports[-1]
+    return html_report(report, summarise_game(game_id_of(last), last.events))
+
+
+PAGE = _page()
+
+
+def test_the_page_needs_nothing_from_the_network() -> None:
+    assert "<script" not in PAGE
+    assert not re.search(r"<(link|img|iframe|object|embed)\b", PAGE)
+    assert not re.search(r"\b(src|href)\s*=", PAGE)
+    assert "url(" not in PAGE
+    assert set(re.findall(r"https?://[^\s\"'`]+", PAGE)) == {"http://www.w3.org/2000/svg"}
+    assert "default-src 'none'" in PAGE
+
+
+def test_names_are_escaped() -> None:
+    assert EVIL not in PAGE
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in PAGE
+    assert "Bob &amp; &lt;b&gt;Co&lt;/b&gt;" in PAGE
+
+
+def test_every_chart_is_there() -> None:
+    for section in ("win-rates", "card-values", "positions", "ratings", "players", "places",
+                    "shark", "head-to-head"):
+        assert f'id="{section}"' in PAGE
+    assert PAGE.count("<svg") == 4
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is missing: the browser test needs Debian's chromium")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("python playwright is not installed: the browser test needs it")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+def test_a_browser_shows_it_and_runs_nothing(browser: Any, tmp_path: Path) -> None:
+    path = tmp_path / "stats.html"
+    path.write_text(PAGE, encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    requests: list[str] = []
+    dialogs: list[str] = []
+    errors: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(path.as_uri())
+    assert requests == [path.as_uri()]
+    assert dialogs == []
+    assert errors == []
+    assert page.title() == "Get Bit! statistics"
+    assert page.locator("svg").count() == 4
+    assert page.locator("svg polyline").count() >= 4 + 2  # a line per swimmer, per player
+    # the evil name is text on the page, in the charts and the tables
+    assert EVIL in (page.locator("svg >> nth=0").text_content() or "")
+    assert page.locator("td", has_text=EVIL).count() >= 1
+    assert page.locator("td", has_text=AMP).count() >= 1
+    # the charts have a size: they were drawn, not dropped
+    box = page.locator("svg >> nth=0").bounding_box()
+    assert box is not None
+    assert box["width"] > 300
+    assert box["height"] > 100
+    assert "12 games covered" in page.inner_text("#coverage")

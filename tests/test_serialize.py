@@ -1,0 +1,206 @@
+"""The wire form of events: round trips, strict reading, upcasting and the schema."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import HealthCheck, given, settings
+from strategies import simulated_games
+
+from getbit_events.errors import InputError
+from getbit_events.events import EVENT_TYPES, CardsRevealed, SourcePos, SwimmerBitten
+from getbit_events.serialize import (
+    event_from_payload,
+    event_from_wire,
+    event_to_wire,
+    json_schema,
+    payload,
+    schema_text,
+)
+from getbit_events.simulate import simulate_game
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(simulated_games())
+def test_wire_round_trip_is_the_identity(game: list[Any]) -> None:
+    for seq, event in enumerate(game, 1):
+        line = json.dumps(event_to_wire(event, "g", seq))
+        assert event_from_wire(json.loads(line)) == event
+        assert event_from_payload(event.TYPE, event.VERSION, event.round, payload(event)) == event
+
+
+def test_a_wire_line_reads_as_documented() -> None:
+    event = SwimmerBitten(2, "Ted", "right-arm")
+    assert json.dumps(event_to_wire(event, "friday-1", 18), separators=(",", ":")) == (
+        '{"type":"swimmer-bitten","v":1,"game":"friday-1","seq":18,"round":2,'
+        '"who":"Ted","limb":"right-arm"}'
+    )
+
+
+def test_pos_travels_when_known() -> None:
+    event = SwimmerBitten(2, "Ted", "left-leg", SourcePos("a.gbn", 7, 3))
+    wire = event_to_wire(event, "g", 1)
+    assert wire["pos"] == {"file": "a.gbn", "line": 7, "column": 3}
+    assert event_from_wire(wire) == event
+    here = SourcePos("log.jsonl", 12, 1)
+    assert event_from_wire(wire, here).pos == here
+
+
+def test_an_old_version_line_still_loads() -> None:
+    old = {
+        "type": "cards-revealed",
+        "v": 0,
+        "game": "g",
+        "seq": 6,
+        "round": 1,
+        "cards": {"John": 4, "Anne": None},
+    }
+    assert event_from_wire(old) == CardsRevealed(1, (("John", 4), ("Anne", None)))
+
+
+def test_a_newer_version_is_refused() -> None:
+    with pytest.raises(InputError, match="cards-revealed version 2 is newer than this program"):
+        event_from_wire({"type": "cards-revealed", "v": 2, "round": 1, "cards": []})
+
+
+def test_an_unknown_type_is_named() -> None:
+    with pytest.raises(InputError, match="unknown event type 'swimmer-eaten'; known types: game"):
+        event_from_wire({"type": "swimmer-eaten", "v": 1, "round": 1})
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"who": 3, "limb": "left-arm"}, "who: expected text, not the number 3"),
+        ({"who": "Ted"}, "limb: missing"),
+        ({"who": "Ted", "limb": "left-arm", "teeth": 3}, "unknown field(s) teeth"),
+        ({"who": "T" * 5000, "limb": "left-arm"}, "who: text of 5000 characters; at most 1000"),
+        ({"who": True, "limb": "left-arm"}, "who: expected text, not true"),
+    ],
+)
+def test_fields_are_read_strictly(fields: dict[str, Any], message: str) -> None:
+    with pytest.raises(InputError) as info:
+        event_from_wire({"type": "swimmer-bitten", "v": 1, "round": 2, **fields})
+    assert message in str(info.value)
+    assert str(info.value).startswith("swimmer-bitten: ")
+
+
+def test_a_flag_is_not_a_number() -> None:
+    setup = {"type": "game-started", "v": 1, "round": 0, "variant": "standard", "memory": 1}
+    setup.update(line=["A", "B", "C", "D"], hand_size=5)
+    with pytest.raises(InputError, match="memory: expected true or false, not the number 1"):
+        event_from_wire(setup)
+
+
+# -- the schema ----------------------------------------------------------------
+
+
+def test_the_committed_schema_is_generated_from_the_classes() -> None:
+    committed = (DOCS / "events.schema.json").read_text(encoding="utf-8")
+    assert committed == schema_text(), (
+        "regenerate: python -m getbit_events.serialize > docs/events.schema.json"
+    )
+
+
+def test_the_schema_covers_every_event_class_and_field() -> None:
+    schema = json_schema()
+    refs = {item["$ref"].rsplit("/", 1)[1] for item in schema["oneOf"]}
+    assert refs == {cls.__name__ for cls in EVENT_TYPES.values()}
+    for tag, cls in EVENT_TYPES.items():
+        spec = schema["$defs"][cls.__name__]
+        assert spec["properties"]["type"] == {"const": tag}
+        assert spec["properties"]["v"] == {"const": cls.VERSION}
+        names = {f.name for f in attrs.fields(cls)}
+        assert names | {"type", "v", "game", "seq"} == set(spec["properties"])
+
+
+def _check(value: Any, schema: dict[str, Any], defs: dict[str, Any]) -> bool:
+    """A small JSON Schema checker for the keywords our schema uses."""
+    if "$ref" in schema:
+        return _check(value, defs[schema["$ref"].rsplit("/", 1)[1]], defs)
+    if "const" in schema and value != schema["const"]:
+        return False
+    if "anyOf" in schema and not any(_check(value, s, defs) for s in schema["anyOf"]):
+        return False
+    if "oneOf" in schema and sum(_check(value, s, defs) for s in schema["oneOf"]) != 1:
+        return False
+    kind = schema.get("type")
+    if kind is not None:
+        python = {
+            "string": str,
+            "integer": int,
+            "boolean": bool,
+            "null": type(None),
+            "array": list,
+            "object": dict,
+        }[kind]
+        if not isinstance(value, python) or (kind == "integer" and isinstance(value, bool)):
+            return False
+    if kind == "object":
+        props = schema["properties"]
+        if any(k not in value for k in schema.get("required", ())):
+            return False
+        if schema.get("additionalProperties") is False and set(value) - set(props):
+            return False
+        return all(_check(v, props[k], defs) for k, v in value.items() if k in props)
+    if kind == "array":
+        prefix = schema.get("prefixItems", [])
+        if len(value) < schema.get("minItems", 0):
+            return False
+        if schema.get("items") is False and len(value) > len(prefix):
+            return False
+        rest = schema.get("items") if isinstance(schema.get("items"), dict) else None
+        for i, item in enumerate(value):
+            sub = prefix[i] if i < len(prefix) else rest
+            if sub is not None and not _check(item, sub, defs):
+                return False
+    return True
+
+
+def test_simulated_lines_fit_the_schema_and_broken_ones_do_not() -> None:
+    schema = json_schema()
+    defs = schema["$defs"]
+    for variant, n in (("standard", 5), ("shark", 4), ("two-player", 4), ("three-player", 4)):
+        for seq, event in enumerate(simulate_game(variant, n, seed=4), 1):
+            wire = json.loads(json.dumps(event_to_wire(event, "g", seq)))
+            assert _check(wire, schema, defs), wire
+    line = event_to_wire(SwimmerBitten(2, "Ted", "left-arm"), "g", 3)
+    assert not _check({**line, "limb": 4}, schema, defs)
+    assert not _check({**line, "extra": 1}, schema, defs)
+    assert not _check({k: v for k, v in line.items() if k != "who"}, schema, defs)
+
+
+def test_the_docs_name_every_type_and_field() -> None:
+    text = (DOCS / "events.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"^\| `([a-z-]+)` \|", text, re.MULTILINE))
+    assert set(EVENT_TYPES) <= documented
+    for cls in EVENT_TYPES.values():
+        row = next(line for line in text.splitlines() if line.startswith(f"| `{cls.TYPE}` |"))
+        for field in attrs.fields(cls):
+            if field.name not in ("round", "pos"):
+                assert f"`{field.name}`" in row, (cls.TYPE, field.name)
+
+
+def test_the_docs_example_is_a_valid_log() -> None:
+    from getbit_events.validate import validate_game
+    from importers.jsonl import read_jsonl
+
+    text = (DOCS / "events.md").read_text(encoding="utf-8")
+    example = text.split("## An example game", 1)[1].split("```json\n", 1)[1].split("```", 1)[0]
+    (game,) = read_jsonl(example, "events.md")
+    report = validate_game(game)
+    assert report.valid, [str(v) for v in report.violations]
+    lines = [json.loads(line) for line in example.splitlines()]
+    kept = [e for e in lines if e["type"] in ("game-started", "card-chosen", "cards-revealed")]
+    reveals_only = "".join(json.dumps({**e, "seq": i}) + "\n" for i, e in enumerate(kept, 1))
+    (short,) = read_jsonl(reveals_only, "short.jsonl")
+    again = validate_game(short)
+    strip = [attrs.evolve(e, pos=None) for e in report.events]
+    assert [attrs.evolve(e, pos=None) for e in again.events] == strip

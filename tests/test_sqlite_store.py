@@ -1,0 +1,280 @@
+"""The game store: games kept whole, once, append-only, rebuildable, and never a stranger's file."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import attrs
+import pytest
+
+from getbit_events import readmodel
+from getbit_events.errors import InputError, StoreError
+from getbit_events.simulate import simulate_games
+from getbit_events.sqlite_store import MIGRATIONS, GameStore, game_hash
+from getbit_events.validate import GameReport, validate_game
+from importers.gbn import read_gbn, write_gbn
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _reports(text: str, source: str = "games.gbn") -> list[GameReport]:
+    return [validate_game(g) for g in read_gbn(text, source)]
+
+
+def _sim(n: int = 6, variant: str = "standard", swimmers: int = 5, seed: int = 1) -> str:
+    return write_gbn(simulate_games(n, variant, swimmers, seed, "random"))
+
+
+INVALID = """[Line "Ann, Bob, Cid, Dee"]
+1. Ann 1, Bob 2, Cid 3, Dee 4
+2. Ann 2, Bob 3, Cid 4, Dee 5 ; bit Dee
+"""
+BAD_SETUP = '[Line "Ann, Ann, Bob, Cid"]\n1. Ann 1, Bob 2, Cid 3\n'
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> GameStore:
+    with GameStore(tmp_path / "games.db") as s:
+        yield s
+
+
+def test_a_stored_game_reads_back_as_its_events(store: GameStore) -> None:
+    for variant, n in (("standard", 6), ("shark", 5), ("two-player", 4), ("three-player", 4)):
+        for report in _reports(_sim(2, variant, n)):
+            result = store.add(report)
+            assert result.stored
+            assert result.status == "valid"
+            assert store.events(result.game_id) == [
+                attrs.evolve(e, pos=None) for e in report.events
+            ]
+            game = store.game(result.game_id)
+            assert game.winner == report.winner
+            assert game.swimmers == report.events[0].line  # type: ignore[union-attr]
+
+
+def test_gbn_to_events_to_gbn_to_events_is_the_identity(store: GameStore) -> None:
+    text = _sim(5, "shark", 5) + "\n" + _sim(5, "three-player", 4)
+    for report in _reports(text):
+        game_id = store.add(report).game_id
+        again = write_gbn([store.events(game_id)])
+        (report2,) = _reports(again)
+        assert report2.valid
+        assert [attrs.evolve(e, pos=None) for e in report2.events] == store.events(game_id)
+
+
+def test_the_same_game_is_stored_once_whatever_its_file(store: GameStore) -> None:
+    text = _sim(3)
+    first = [store.add(r) for r in _reports(text, "a.gbn")]
+    crlf = text.replace("\n", "\r\n")
+    again = [store.add(r) for r in _reports("# a comment\n" + crlf, "renamed.gbn")]
+    assert [r.stored for r in first] == [True, True, True]
+    assert [r.stored for r in again] == [False, False, False]
+    assert [r.game_id for r in again] == [r.game_id for r in first]
+    assert store.count() == 3
+    assert len(store.table_rows("events")) == sum(len(r.events) for r in _reports(text))
+
+
+def test_the_hash_ignores_layout_but_not_content() -> None:
+    (a,) = _reports('[Line "Ann, Bob, Cid, Dee"]\n1. Ann 1, Bob 2, Cid 3, Dee 4\n')
+    (b,) = _reports('[Line "Ann,Bob,Cid,Dee"]\n\n1.  ann 1,bob 2, cid 3 ,Dee 4 # hi\n')
+    (c,) = _reports('[Line "Ann, Bob, Cid, Dee"]\n1. Ann 2, Bob 1, Cid 3, Dee 4\n')
+    assert game_hash(a) == game_hash(b) != game_hash(c)
+
+
+def test_invalid_games_are_kept_with_their_violations(store: GameStore) -> None:
+    (report,) = _reports(INVALID)
+    result = store.add(report)
+    assert result.status == "invalid"
+    (violation,) = store.violations(result.game_id)
+    assert (violation.line, violation.round, violation.code) == (3, 2, "wrong-bite")
+    (bad_setup,) = _reports(BAD_SETUP)
+    no_setup = store.add(bad_setup)
+    assert store.events(no_setup.game_id) == []
+    assert store.violations(no_setup.game_id)[0].code == "duplicate-name"
+    assert [g.status for g in store.games(status="invalid")] == ["invalid", "invalid"]
+
+
+def test_a_game_with_syntax_errors_is_not_stored(store: GameStore) -> None:
+    (report,) = _reports('[Line "Ann, Bob, Cid, Dee"]\n1. Ann one\n')
+    with pytest.raises(InputError, match="a game with syntax errors is not stored"):
+        store.add(report)
+    assert store.count() == 0
+
+
+@pytest.mark.parametrize("name", ["O'Brien", "<script>alert(1)</script>", "=cmd()", "../etc"])
+def test_hostile_names_are_stored_as_given(store: GameStore, name: str) -> None:
+    text = f'[Event "{name}"]\n[Line "{name}, Bob, Cid, Dee"]\n1. {name} 1, Bob 2, Cid 3, Dee 4\n'
+    (report,) = _reports(text)
+    game = store.game(store.add(report).game_id)
+    assert game.swimmers[0] == name
+    assert dict(game.tags) == {"Event": name}
+    assert [g.id for g in store.games(player=name.upper())] == [game.id]
+    assert next(store.swimmer_rows(swimmer=name))["name"] == name
+
+
+def test_a_quote_is_not_a_legal_name(store: GameStore) -> None:
+    (report,) = _reports('[Line "O\'Brien \\"x\\", Bob, Cid, Dee"]\n')
+    assert report.violations[0].code == "bad-name"
+    result = store.add(report)
+    assert result.status == "invalid"
+
+
+def test_events_and_violations_are_append_only(store: GameStore) -> None:
+    (report,) = _reports(INVALID)
+    game_id = store.add(report).game_id
+    for sql in (
+        "UPDATE events SET payload = '{}'",
+        "DELETE FROM events",
+        "DELETE FROM violations",
+        "UPDATE games SET status = 'valid'",
+    ):
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            store.db.execute(sql)
+    assert len(store.events(game_id)) == len(report.events)
+
+
+def test_rebuilt_read_models_equal_the_incremental_ones(store: GameStore) -> None:
+    for text in (
+        _sim(4, "shark", 4),
+        _sim(4, "two-player", 4),
+        _sim(3, "three-player", 4),
+        INVALID,
+    ):
+        for report in _reports(text):
+            store.add(report)
+    incremental = store.table_rows(readmodel.TABLE)
+    assert len(incremental) > 40
+    result = store.rebuild()
+    assert result.games == store.count() == 12
+    assert store.table_rows(readmodel.TABLE) == incremental
+
+
+def test_swimmer_rows_filter_on_read_model_columns(store: GameStore) -> None:
+    for report in _reports(_sim(3)):
+        store.add(report)
+    rows = list(store.swimmer_rows(player_key="ann"))
+    assert len(rows) == 3
+    assert {r["name"] for r in rows} == {"Ann"}
+    with pytest.raises(ValueError, match="not read-model columns: age"):
+        list(store.swimmer_rows(age=3))
+
+
+def test_a_game_is_found_by_the_start_of_its_id(store: GameStore) -> None:
+    ids = [store.add(r).game_id for r in _reports(_sim(2))]
+    assert store.game(ids[0][:4]).id == ids[0]
+    with pytest.raises(InputError, match="no game 'zzz' in"):
+        store.game("zzz")
+
+
+def test_reopening_applies_no_migration_twice(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    with GameStore(path) as s:
+        s.add(_reports(_sim(1))[0])
+    with GameStore(path) as s:
+        applied = [m.name for m in MIGRATIONS.applied(s.db)]
+        assert applied == ["m001_core_tables", "m002_read_model"]
+        assert s.count() == 1
+
+
+def test_a_new_read_model_version_rebuilds_the_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "games.db"
+    with GameStore(path) as s:
+        s.add(_reports(_sim(1))[0])
+        before = s.table_rows(readmodel.TABLE)
+        s.db.execute("DELETE FROM game_swimmers")
+    monkeypatch.setattr(readmodel, "VERSION", readmodel.VERSION + 1)
+    with GameStore(path) as s:
+        assert s.table_rows(readmodel.TABLE) == before
+
+
+# -- files that are not our store are refused and left alone -----------------------
+
+
+def test_a_file_that_is_not_sqlite_is_refused_and_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "notes.db"
+    path.write_bytes(b"my precious notes\n" * 100)
+    with pytest.raises(StoreError, match="is not an SQLite database"):
+        GameStore(path)
+    assert path.read_bytes() == b"my precious notes\n" * 100
+
+
+def test_a_corrupt_store_is_refused_and_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    with GameStore(path) as s:
+        s.add(_reports(_sim(1))[0])
+    data = bytearray(path.read_bytes())
+    data[100:4000] = b"\xff" * 3900
+    path.write_bytes(bytes(data))
+    with pytest.raises(StoreError, match="not a usable getbit store"):
+        GameStore(path)
+    assert path.read_bytes() == bytes(data)
+
+
+def test_another_programs_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "other.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE invoices (id INTEGER)")
+    conn.commit()
+    conn.close()
+    with pytest.raises(StoreError, match=r"not a getbit store \(it holds invoices\); refusing"):
+        GameStore(path)
+
+
+def test_a_store_from_a_newer_getbit_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    with GameStore(path) as s:
+        s.db.execute(
+            "INSERT INTO _sqlite_migrations (migration_set, name, applied_at) "
+            "VALUES ('getbit-events', 'm099_future', 'later')"
+        )
+    with pytest.raises(StoreError, match="written by a newer getbit"):
+        GameStore(path)
+
+
+# -- crashes and concurrency -------------------------------------------------------
+
+_SLOW_IMPORT = """
+import sys, time
+from getbit_events.sqlite_store import GameStore
+from getbit_events.validate import validate_game
+from importers.gbn import read_gbn
+reports = [validate_game(g) for g in read_gbn(open(sys.argv[2]).read(), "big.gbn")]
+with GameStore(sys.argv[1]) as store:
+    for r in reports:
+        store.add(r)
+        print("stored", flush=True)
+"""
+
+
+def test_a_kill_mid_import_leaves_no_half_game(tmp_path: Path) -> None:
+    db, games = tmp_path / "games.db", tmp_path / "big.gbn"
+    games.write_text(_sim(400, "standard", 6, 3), encoding="utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _SLOW_IMPORT, str(db), str(games)],
+        stdout=subprocess.PIPE,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert proc.stdout is not None
+    for _ in range(20):
+        proc.stdout.readline()
+    time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    with GameStore(db) as store:
+        stored = store.count()
+        assert 20 <= stored < 400
+        counts = {}
+        for row in store.db.query("SELECT game_id, COUNT(*) AS n FROM events GROUP BY game_id"):
+            counts[row["game_id"]] = row["n"]
+        assert {g.id: g.events for g in store.games()} == counts
+        rows = store.db.query("SELECT COUNT(DISTINCT game_id) AS n FROM game_swimmers")
+        assert next(rows)["n"] == stored
