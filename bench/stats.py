@@ -71,11 +71,13 @@ def _game(k: int) -> list[Event]:
                          k % 9 == 0, (("Date", date),))
 
 
-def _reports(n: int) -> Iterator[GameReport]:
+def _reports(n: int, batch: int = 2_000) -> Iterator[GameReport]:
     with multiprocessing.Pool() as pool:
-        for k, events in enumerate(pool.imap(_game, range(n), chunksize=200)):
-            record = RecordedGame("bench.gbn", k + 1, SourcePos("bench.gbn", 1))
-            yield GameReport(record, tuple(events), (), (), fold(events))
+        for start in range(0, n, batch):  # a batch at a time: memory stays flat
+            seeds = range(start, min(n, start + batch))
+            for k, events in zip(seeds, pool.map(_game, seeds, chunksize=100), strict=True):
+                record = RecordedGame("bench.gbn", k + 1, SourcePos("bench.gbn", 1))
+                yield GameReport(record, tuple(events), (), (), fold(events))
 
 
 def _import(path: Path, n: int) -> float:

@@ -150,6 +150,8 @@ def bench_read(path: Path, repeat: int) -> tuple[float, float, float]:
 
 # -- memory --------------------------------------------------------------------
 
+# Peak RSS of the child itself: VmHWM (ru_maxrss would keep the parent's size,
+# inherited at fork, across exec).
 _MEASURE = """
 import resource, sys
 from pathlib import Path
@@ -157,7 +159,12 @@ from getbit_events.cli_store import import_paths
 from getbit_events.sqlite_store import GameStore
 with GameStore(Path(sys.argv[2])) as store:
     summary = import_paths(store, [Path(sys.argv[1])])
-print(summary.stored, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+try:
+    status = open("/proc/self/status").read().split("VmHWM:")[1]
+    peak = int(status.split()[0])
+except (OSError, IndexError):
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(summary.stored, peak)
 """
 
 
@@ -196,7 +203,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--memory-games", type=int, default=100_000)
-    parser.add_argument("--small-games", type=int, default=10_000)
+    parser.add_argument("--small-games", type=int, default=5_000)
     parser.add_argument("--no-memory", action="store_true")
     args = parser.parse_args()
 

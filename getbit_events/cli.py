@@ -130,7 +130,7 @@ def simulate(
     ] = None,
     fmt: Annotated[str, typer.Option("--format", help="gbn, or jsonl (an event log)")] = "gbn",
 ) -> None:
-    """Play complete games by the rules with seeded bots and write them as GBN."""
+    """Play complete games by the rules with seeded bots; write them as GBN or a JSON Lines log."""
     from importers.gbn import write_gbn
 
     if fmt == "jsonl":

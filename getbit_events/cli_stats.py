@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -53,10 +53,11 @@ def _files(paths: Sequence[Path]) -> Iterator[Path]:
 
 
 class _Loaded:
-    """Rows for a report, with the events of file games kept for ``--html``."""
+    """Rows for a report (``reports.columns.ROW`` tuples), with the events of file
+    games kept for ``--html``."""
 
     def __init__(self) -> None:
-        self.rows: list[Mapping[str, Any]] = []
+        self.rows: list[tuple[Any, ...]] = []
         self.unreadable: list[str] = []
         self.problems: list[str] = []
         self.events: dict[str, Sequence[Event]] = {}
@@ -65,6 +66,7 @@ class _Loaded:
 
 def _from_files(paths: Sequence[Path]) -> _Loaded:
     from importers import read_file
+    from reports.columns import as_tuples
     from reports.sources import game_id_of, rows_from_reports
 
     loaded = _Loaded()
@@ -76,18 +78,19 @@ def _from_files(paths: Sequence[Path]) -> _Loaded:
             loaded.problems.append(str(exc))
             continue
         reports.extend(validate_game(game) for game in games)
-    loaded.rows = list(rows_from_reports(reports, loaded.unreadable))
+    loaded.rows = list(as_tuples(rows_from_reports(reports, loaded.unreadable)))
     loaded.events = {game_id_of(r): r.events for r in reports if r.events}
     return loaded
 
 
 def _from_store(db: Path | None) -> _Loaded:
     from getbit_events.sqlite_store import GameStore
+    from reports.sources import row_tuples
 
     loaded = _Loaded()
     loaded.db = _store_path(db)
     with GameStore(loaded.db) as store:
-        loaded.rows = list(store.swimmer_rows())
+        loaded.rows = list(row_tuples(store))
     return loaded
 
 
@@ -160,7 +163,7 @@ def stats_command(
     from reports.html import html_report
     from reports.render import profile_renderable, report_json, table_renderable, write_csv
     from reports.selection import Aliases, Filters
-    from reports.stats import build_report
+    from reports.stats import report_from_tuples
 
     out = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -174,7 +177,7 @@ def stats_command(
         loaded = _from_files(paths) if paths else _from_store(db)
         for problem in loaded.problems:
             err.print(escape(problem))
-        report = build_report(
+        report = report_from_tuples(
             loaded.rows, filters, aliases, history=html_path is not None,
             unreadable=len(loaded.unreadable),
         )

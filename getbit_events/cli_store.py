@@ -23,7 +23,7 @@ from rich.progress import MofNCompleteColumn, Progress, SpinnerColumn, TextColum
 from rich.table import Table
 from rich.text import Text
 
-from getbit_events.errors import GetbitError, InputError, StoreError
+from getbit_events.errors import GetbitError, InputError
 from getbit_events.sqlite_store import GameStore, StoredGame, default_path
 from getbit_events.validate import GameReport, validate_game
 
@@ -116,10 +116,7 @@ def import_paths(
 
 
 def _open(db: Path | None, create: bool = False) -> GameStore:
-    path = db if db is not None else default_path()
-    if not create and not path.exists():
-        raise StoreError(f"no store at {path}: import games first, or give --db")
-    return GameStore(path)
+    return GameStore(db if db is not None else default_path(), create=create)
 
 
 def _fail(exc: GetbitError) -> typer.Exit:

@@ -232,7 +232,7 @@ def resolve_round(
                     missed = True
             elif card == "any-limb":
                 if tied:
-                    if choices.get(back) not in limbs[back]:
+                    if choices.get(back) is None:  # R11: the swimmer's choice, unstated
                         defaulted = limbs[back][0]
                     bite(back, chosen_limb(back))
                 else:

@@ -278,17 +278,23 @@ def _read_model_signature() -> str:
 class GameStore:
     """A SQLite file of recorded games.
 
-    ``GameStore(path)`` opens (or creates) the store and brings its schema up to
-    date; a file that is not a getbit store is refused with StoreError and left
-    as it is. Use it as a context manager, or call :meth:`close`.
+    ``GameStore(path)`` opens (or creates; with ``create=False`` a missing file is
+    a StoreError) the store and brings its schema up to date; a file that is not
+    a getbit store is refused with StoreError and left as it is. ``timeout`` is
+    how long a writer waits for another. Use it as a context manager, or call
+    :meth:`close`.
 
     Writing: :meth:`add` (one game, one transaction), :meth:`rebuild`.
     Reading: :meth:`games`, :meth:`game`, :meth:`events`, :meth:`violations`,
     :meth:`swimmer_rows`, :meth:`count`.
     """
 
-    def __init__(self, path: str | Path | None = None, *, timeout: float = 30.0) -> None:
+    def __init__(
+        self, path: str | Path | None = None, *, create: bool = True, timeout: float = 30.0
+    ) -> None:
         self.path = Path(path) if path is not None else default_path()
+        if not create and not self.path.exists():
+            raise StoreError(f"no store at {self.path}: import games first, or give --db")
         _check_file(self.path)
         try:
             conn = sqlite3.connect(str(self.path), timeout=timeout, isolation_level=None)

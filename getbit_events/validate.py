@@ -399,11 +399,13 @@ class _Checker:
         self.events.extend(played)
         revealed = fold.snapshot()
 
-        limb_choice = {
-            self.canon[o.names[0].casefold()]: o.limb
-            for o in rnd.outcomes
-            if o.kind == "bit" and o.limb and o.names and o.names[0].casefold() in self.canon
-        }
+        limb_choice: dict[str, str] = {}
+        for o in rnd.outcomes:
+            if o.kind == "bit":  # the first bite stated is the one checked
+                name = self.canon.get(o.names[0].casefold())
+                if o.limb and name is not None:
+                    limb_choice[name] = o.limb
+                break
         outcome = rules.resolve_round(revealed, limb_choice, pos)
         fold.extend(outcome.events)
         self.events.extend(outcome.events)
@@ -414,7 +416,7 @@ class _Checker:
             self.warnings.append(
                 Violation(
                     "any-limb-default",
-                    f"round {self.round}: the any-limb bite on {outcome.back} states no limb; "
+                    f"the any-limb bite on {outcome.back} states no limb; "
                     f"taking the {_limb_word(outcome.defaulted_limb)}",
                     pos,
                     self.round,
@@ -509,36 +511,33 @@ class _Checker:
             return None
         value = int(play.card)
         if value not in s.hand:
-            automaton = name == state.setup.automaton
-            self.flag(
-                "automaton-repeat" if automaton else "card-not-in-hand",
-                self.why_not_in_hand(state, name, value, automaton),
-                play.pos,
-                "R9" if automaton else "R3",
-            )
+            message, rule = self.why_not_in_hand(state, name, value)
+            # R9: the automaton's repeat is a card turned since its last reshuffle
+            repeat = name == state.setup.automaton and value in s.table
+            self.flag("automaton-repeat" if repeat else "card-not-in-hand", message, play.pos, rule)
         self.played_in[(name, value)] = r
         return value
 
-    def why_not_in_hand(self, state: GameState, name: str, value: int, automaton: bool) -> str:
+    def why_not_in_hand(self, state: GameState, name: str, value: int) -> tuple[str, str]:
+        """Why ``value`` is not in ``name``'s hand, and the ruling that says so."""
         s = state.swimmer(name)
         top = state.setup.hand_size
+        automaton = name == state.setup.automaton
         plays = "turns" if automaton else "plays"
         if not 1 <= value <= 7:
-            return f"{name} {plays} {value}, but cards run from 1 to 7"
+            return f"{name} {plays} {value}, but cards run from 1 to 7", "R3"
         if value > top:
-            return (
-                f"{name} {plays} {value}, but with {len(state.setup.line)} swimmers hands hold "
-                f"1 to {top} (R1)"
-            )
+            swimmers = len(state.setup.line)
+            return (f"{name} {plays} {value}, but {swimmers} swimmers hold 1 to {top} (R1)", "R3")
         if value in s.discards:
-            return f"{name} {plays} {value}, but discarded it to Exhaustion (R11)"
+            return (f"{name} {plays} {value}, but discarded it to Exhaustion (R11)", "R3")
         since = self.played_in.get((name, value))
         if automaton:
             return (
                 f"{name} turns {value}, but its {value} was turned in round {since} "
-                "and it has not reshuffled since"
-            )
-        return f"{name} plays {value}, but that {value} is on the table since round {since}"
+                f"and it has not reshuffled since"
+            ), "R9"
+        return f"{name} plays {value}, but that {value} is on the table since round {since}", "R3"
 
     def shark_play(self, state: GameState, play: RecordedPlay, r: int) -> str | None:
         shark = state.shark
@@ -664,6 +663,13 @@ class _Checker:
                 self.flag("wrong-bite", f"{name} is recorded bitten, but {reason}", o.pos, rule)
             return
         bite = bites[0]
+        if name != bite.who and outs.get(name) == "two-left":
+            reason = (
+                f"{name} was devoured by the two-swimmer end, not bitten: "
+                "record it as 'out' or leave it out"
+            )
+            self.flag("wrong-bite", reason, o.pos, "R8")
+            return
         if name != bite.who:
             if name in self.devoured_in:
                 self.flag(

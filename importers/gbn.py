@@ -192,7 +192,7 @@ class _Reader:
                 break
             where = SourcePos(source, number, offset + pm.start(1) + 1)
             plays.append(RecordedPlay(pm.group(1), card, where))
-        if end != len(play_text) or not plays:
+        if end != len(play_text) or not plays or play_text.rstrip().endswith(","):
             plays.clear()
             for item in play_text.split(","):
                 text = item.strip()

@@ -3,19 +3,42 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from getbit_events.events import Event, GameStarted
 from getbit_events.readmodel import game_status, rows
 from getbit_events.validate import GameReport
+from reports.columns import ROW, Row, as_tuples
 
-__all__ = ["EventSource", "RowSource", "game_id_of", "rows_from_reports"]
+__all__ = [
+    "EventSource",
+    "RowSource",
+    "TupleRowSource",
+    "game_id_of",
+    "row_tuples",
+    "rows_from_reports",
+]
 
 
 class RowSource(Protocol):
     """What the reports need of a store: its read-model rows (``getbit_events.readmodel``)."""
 
     def swimmer_rows(self, **filters: Any) -> Iterable[Mapping[str, Any]]: ...
+
+
+class TupleRowSource(Protocol):
+    """A store that can also hand out read-model rows as plain tuples of ``columns``
+    (every row, any order): several times faster for a report than dicts."""
+
+    def swimmer_tuples(self, columns: Sequence[str]) -> Iterable[tuple[Any, ...]]: ...
+
+
+def row_tuples(store: RowSource | TupleRowSource) -> Iterable[Row]:
+    """Every read-model row of ``store`` as a ``reports.columns.ROW`` tuple, the
+    fastest way the store offers."""
+    if hasattr(store, "swimmer_tuples"):
+        return cast(TupleRowSource, store).swimmer_tuples(ROW)
+    return as_tuples(store.swimmer_rows())
 
 
 class EventSource(Protocol):

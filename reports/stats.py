@@ -9,7 +9,6 @@ a player (R9). Definitions of every number are in ``docs/reports.md``.
 
 from __future__ import annotations
 
-import operator
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -192,11 +191,11 @@ class _Player:
         "names",
         "ranks",
         "shark_games",
-        "shark_totals",
+        "shark_rows",
         "shark_wins",
         "streak",
         "swimmer_games",
-        "swimmer_totals",
+        "swimmer_rows",
         "wins",
     )
 
@@ -204,15 +203,23 @@ class _Player:
         self.games = 0
         self.wins = 0
         self.ranks: Counter[int] = Counter()
-        self.names: Counter[str] = Counter()
+        self.names: dict[str, int] = {}
         self.swimmer_games = 0
-        self.swimmer_totals = [0] * len(SWIMMER_SUMS)
-        self.shark_totals = [0] * len(SHARK_SUMS)
+        self.swimmer_rows: list[Row] = []
+        self.shark_rows: list[Row] = []
         self.shark_games = 0
         self.shark_wins = 0
         self.dated = 0
         # longest winning run, longest losing run, current run (+wins / -losses)
         self.streak = [0, 0, 0]
+
+    def totals(self) -> dict[str, int]:
+        """The read-model counts added up over the player's rows."""
+        swimmer = [sum(c) for c in zip(*(r[SWIMMER_START:SWIMMER_END] for r in self.swimmer_rows),
+                                       strict=True)] or [0] * len(SWIMMER_SUMS)
+        shark = [sum(c) for c in zip(*(r[SHARK_START:SHARK_END] for r in self.shark_rows),
+                                     strict=True)] or [0] * len(SHARK_SUMS)
+        return dict(zip((*SWIMMER_SUMS, *SHARK_SUMS), swimmer + shark, strict=True))
 
     def result(self, won: bool) -> None:
         s = self.streak
@@ -266,8 +273,7 @@ def summarise(
     """Statistics of selected games; games are taken in date order (undated last)."""
     games = sorted(selection.games, key=_order)
     players: dict[str, _Player] = {}
-    places: Counter[tuple[int, int]] = Counter()
-    place_wins: Counter[tuple[int, int]] = Counter()
+    places: dict[tuple[int, int], list[int]] = {}
     pairs: dict[tuple[str, str], list[int]] = {}
     variants: Counter[str] = Counter()
     rated: list[list[tuple[str, int]]] = []
@@ -275,7 +281,6 @@ def summarise(
     dates: list[str | None] = []
     key_of = aliases.key if aliases.pairs else None
     dated_games = 0
-    add = operator.add
     for game in games:
         first = game[0]
         date = first[DATE]
@@ -286,8 +291,11 @@ def summarise(
             role = r[ROLE]
             if role != "shark":
                 where = (r[SWIMMERS], r[START_PLACE])
-                places[where] += 1
-                place_wins[where] += r[WON]
+                tally = places.get(where)
+                if tally is None:
+                    tally = places[where] = [0, 0]
+                tally[0] += 1
+                tally[1] += r[WON]
             if role == "automaton":  # R9: never a player
                 continue
             key = r[PLAYER_KEY]
@@ -296,7 +304,8 @@ def summarise(
             p = players.get(key)
             if p is None:
                 p = players[key] = _Player()
-            p.names[r[NAME]] += 1
+            spelt = p.names
+            spelt[r[NAME]] = spelt.get(r[NAME], 0) + 1
             new = key not in ranks
             if new:
                 rank = ranks[key] = r[RANK]
@@ -309,11 +318,11 @@ def summarise(
             if role == "shark":
                 p.shark_games += 1
                 p.shark_wins += r[WON]
-                p.shark_totals = list(map(add, p.shark_totals, r[SHARK_START:SHARK_END]))
+                p.shark_rows.append(r)
             else:
                 if new:
                     p.swimmer_games += 1
-                p.swimmer_totals = list(map(add, p.swimmer_totals, r[SWIMMER_START:SWIMMER_END]))
+                p.swimmer_rows.append(r)
         result = sorted(ranks.items())
         for i, (a, rank_a) in enumerate(result):
             for b, rank_b in result[i + 1 :]:
@@ -343,8 +352,7 @@ def summarise(
                 p.wins,
                 dict(sorted(p.ranks.items())),
                 p.swimmer_games,
-                dict(zip((*SWIMMER_SUMS, *SHARK_SUMS), p.swimmer_totals + p.shark_totals,
-                         strict=True)),
+                p.totals(),
                 p.shark_games,
                 p.shark_wins,
                 p.dated,
@@ -370,31 +378,28 @@ def summarise(
         dict(sorted(variants.items())),
         dated_games,
         tuple(out),
-        _places(places, place_wins),
+        _places(places),
         tuple(h2h),
         {names[k]: v for k, v in points.items() if not wanted or k in wanted},
         games[-1][0][GAME_ID] if games else None,
     )
 
 
-def _display(key: str, spellings: Counter[str], aliases: Aliases) -> str:
+def _display(key: str, spellings: Mapping[str, int], aliases: Aliases) -> str:
     """The name to show: the commonest spelling of the player's own name, else
     the alias target as typed, else the commonest spelling merged into it."""
-    own = Counter({n: c for n, c in spellings.items() if n.casefold() == key})
+    own = {n: c for n, c in spellings.items() if n.casefold() == key}
     if own:
-        return own.most_common(1)[0][0]
-    return aliases.display(key) or spellings.most_common(1)[0][0]
+        return max(own, key=own.__getitem__)  # the first seen among the commonest
+    return aliases.display(key) or max(spellings, key=spellings.__getitem__)
 
 
-def _places(
-    places: Mapping[tuple[int, int], int], wins: Mapping[tuple[int, int], int]
-) -> tuple[PlaceStats, ...]:
-    out = [PlaceStats(n, place, g, wins[(n, place)]) for (n, place), g in sorted(places.items())]
-    overall: Counter[int] = Counter()
-    overall_wins: Counter[int] = Counter()
-    for (_, place), g in places.items():
-        overall[place] += g
-        overall_wins[place] += wins[(_, place)]
-    out.extend(PlaceStats(None, p, overall[p], overall_wins[p]) for p in sorted(overall))
+def _places(places: Mapping[tuple[int, int], list[int]]) -> tuple[PlaceStats, ...]:
+    out = [PlaceStats(n, place, g, w) for (n, place), (g, w) in sorted(places.items())]
+    overall: dict[int, list[int]] = {}
+    for (_, place), (g, w) in places.items():
+        tally = overall.setdefault(place, [0, 0])
+        tally[0] += g
+        tally[1] += w
+    out.extend(PlaceStats(None, p, g, w) for p, (g, w) in sorted(overall.items()))
     return tuple(out)
-

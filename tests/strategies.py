@@ -36,8 +36,8 @@ __all__ = [
     "SETUPS",
     "Model",
     "drawn_games",
-    "model_gbn",
     "model_games",
+    "model_gbn",
     "setups",
     "simulated_games",
 ]
@@ -60,9 +60,7 @@ SETUPS = (
 
 def setups() -> st.SearchStrategy[tuple[str, int, bool]]:
     """(variant, swimmers, memory)."""
-    return st.tuples(st.sampled_from(SETUPS), st.booleans()).map(
-        lambda t: (t[0][0], t[0][1], t[1])
-    )
+    return st.tuples(st.sampled_from(SETUPS), st.booleans()).map(lambda t: (t[0][0], t[0][1], t[1]))
 
 
 @st.composite
@@ -99,9 +97,7 @@ def drawn_games(draw: st.DrawFn, variant: str | None = None) -> list[Event]:
         shark_card = None
         if state.shark is not None and r >= 2:
             shark_card = draw(st.sampled_from(sorted(rules.legal_shark_cards(state))))
-        round_events: list[Event] = [
-            CardChosen(r, n) for n in state.line if cards[n] is not None
-        ]
+        round_events: list[Event] = [CardChosen(r, n) for n in state.line if cards[n] is not None]
         if shark_card is not None and state.shark is not None:
             round_events.append(CardChosen(r, state.shark.name))
         round_events.append(CardsRevealed(r, tuple((n, cards[n]) for n in state.line)))
@@ -180,15 +176,14 @@ class Model:
                 self.hands[n].remove(v)
                 self.table[n].append(v)
         if shark_card is not None:
-            assert r >= 2 and shark_card in self.shark_hand
+            assert r >= 2
+            assert shark_card in self.shark_hand
             self.shark_hand.remove(shark_card)
             self.shark_table.append(shark_card)
         # R4
         counts = Counter(v for v in cards.values() if v is not None)
         tied = [n for n in self.line if cards[n] is not None and counts[cards[n]] > 1]
-        movers = sorted(
-            (v, n) for n, v in cards.items() if v is not None and counts[v] == 1
-        )
+        movers = sorted((v, n) for n, v in cards.items() if v is not None and counts[v] == 1)
         for _, n in movers:
             self.line.remove(n)
             self.line.insert(0, n)
@@ -306,8 +301,7 @@ def model_games(draw: st.DrawFn, variant: str | None = None) -> tuple[GameStarte
     while not m.over:
         assert m.round < 400
         cards = {
-            n: (draw(st.sampled_from(sorted(m.hands[n]))) if m.hands[n] else None)
-            for n in m.line
+            n: (draw(st.sampled_from(sorted(m.hands[n]))) if m.hands[n] else None) for n in m.line
         }
         shark_card = None
         if m.shark is not None and m.round + 1 >= 2:
@@ -327,9 +321,7 @@ def model_gbn(setup: GameStarted, rounds: list, *, outcomes: bool) -> str:
     if setup.automaton:
         tags.append(f'[Automaton "{setup.automaton}"]')
     if setup.teams:
-        tags.append(
-            '[Teams "' + "; ".join(f"{p}: {', '.join(t)}" for p, t in setup.teams) + '"]'
-        )
+        tags.append('[Teams "' + "; ".join(f"{p}: {', '.join(t)}" for p, t in setup.teams) + '"]')
     if setup.shark:
         tags.append(f'[Shark "{setup.shark}"]')
     lines = [*tags, ""]

@@ -45,11 +45,15 @@ R8_GAME = """\
 
 def getbit(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     script = Path(sys.executable).with_name("getbit")
-    cmd = [str(script)] if script.exists() else [
-        sys.executable,
-        "-c",
-        "from getbit_events.cli import main; main()",
-    ]
+    cmd = (
+        [str(script)]
+        if script.exists()
+        else [
+            sys.executable,
+            "-c",
+            "from getbit_events.cli import main; main()",
+        ]
+    )
     return subprocess.run(
         [*cmd, "validate", *map(str, args)],
         capture_output=True,
@@ -94,8 +98,10 @@ def test_one_violation_in_the_human_format(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert result.stdout.splitlines() == [
         "club.gbn game 1 (line 1): 1 violation",
-        "  club.gbn:3:4: round 2: John plays 4, but that 4 is on the table since round 1 "
-        "(R3) [card-not-in-hand]",
+        (
+            "  club.gbn:3:4: round 2: John plays 4, but that 4 is on the table since round 1 "
+            "(R3) [card-not-in-hand]"
+        ),
         "1 game: 0 valid (0 unfinished), 1 with violations",
     ]
     assert result.stderr == ""
@@ -152,9 +158,7 @@ def test_a_folder_is_walked_in_order(tmp_path: Path) -> None:
     (tmp_path / "sub" / "deeper").mkdir(parents=True)
     (tmp_path / "b.gbn").write_text(R8_GAME, encoding="utf-8")
     (tmp_path / "sub" / "a.GBN").write_text(R8_GAME, encoding="utf-8")
-    (tmp_path / "sub" / "deeper" / "c.gbn").write_text(
-        '[Line "A, B, C"]\n', encoding="utf-8"
-    )
+    (tmp_path / "sub" / "deeper" / "c.gbn").write_text('[Line "A, B, C"]\n', encoding="utf-8")
     (tmp_path / "notes.txt").write_text("not a record", encoding="utf-8")
     result = getbit("--json", ".", cwd=tmp_path)
     assert result.returncode == 1

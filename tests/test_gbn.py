@@ -6,7 +6,6 @@ from pathlib import Path
 
 import pytest
 
-from getbit_events.errors import InputError
 from getbit_events.validate import GameReport, validate_game
 from importers.gbn import read_gbn, read_gbn_file
 
@@ -72,7 +71,7 @@ def test_crlf_line_ends_read_the_same() -> None:
     lf = read_gbn(EXAMPLE, "g.gbn")
     crlf = read_gbn(EXAMPLE.replace("\n", "\r\n"), "g.gbn")
     assert crlf == lf
-    bad = "[Line \"A, B, C, D\"]\r\n1. A 1, B x, C 3, D 4\r\n"
+    bad = '[Line "A, B, C, D"]\r\n1. A 1, B x, C 3, D 4\r\n'
     [report] = games(bad)
     assert found(report) == [("syntax", 1, 2, 11)]
 
@@ -232,9 +231,7 @@ def test_syntax_errors_in_a_round_line_name_line_column_and_round(
     bad: str, where: tuple[int, int]
 ) -> None:
     text = (
-        '[Line "John, Anne, Beth, Ted"]\n'
-        + bad
-        + '\n[Line "A, B, C, D"]\n1. A 1, B 2, C 3, D 4\n'
+        '[Line "John, Anne, Beth, Ted"]\n' + bad + '\n[Line "A, B, C, D"]\n1. A 1, B 2, C 3, D 4\n'
     )
     report, after = games(text)
     rnd, column = where
@@ -252,7 +249,7 @@ def test_every_syntax_error_of_a_game_is_reported_in_line_order() -> None:
     text = (
         '[Line "A, B, C, D"]\n'
         "1. A 1, B 2, C 3, D\n"  # D has no card: column 19
-        '[Bad tag]\n'  # a tag line after a round: a new game
+        "[Bad tag]\n"  # a tag line after a round: a new game
         "2. A x\n"
     )
     first, second = games(text)
@@ -298,11 +295,10 @@ def test_a_play_without_any_card_is_read_as_dash() -> None:
 
 def test_round_numbers_from_one_without_gaps() -> None:
     report = one(
-        '[Line "A, B, C, D"]\n1. A 1, B 1, C 1, D 1\n2. A 2, B 2, C 2, D 2\n'
-        "4. A 3, B 3, C 3, D 3\n"
+        '[Line "A, B, C, D"]\n1. A 1, B 1, C 1, D 1\n2. A 2, B 2, C 2, D 2\n4. A 3, B 3, C 3, D 3\n'
     )
     # the third round line is numbered 4: reported with its position, round 3
-    assert [(v.code, v.round, v.pos.line) for v in report.violations][0] == (
+    assert next((v.code, v.round, v.pos.line) for v in report.violations) == (
         "round-number",
         3,
         4,

@@ -15,6 +15,7 @@ import attrs
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from strategies import SETUPS, drawn_games, model_games, model_gbn, simulated_games
 
 from getbit_events.events import (
     CardsRevealed,
@@ -29,7 +30,6 @@ from getbit_events.reducer import apply, replay
 from getbit_events.state import GameState
 from getbit_events.validate import GameReport, validate_game
 from importers.gbn import read_gbn, write_gbn
-from strategies import SETUPS, drawn_games, model_gbn, model_games, simulated_games
 
 FAST = settings(
     max_examples=40,
@@ -76,9 +76,12 @@ def _default_limbs_only(events: list[Event]) -> bool:
     """True when every bite took the first limb left (what a cards-only record derives)."""
     state: GameState | None = None
     for e in events:
-        if isinstance(e, SwimmerBitten) and state is not None:
-            if e.limb != state.swimmer(e.who).limbs[0]:
-                return False
+        if (
+            isinstance(e, SwimmerBitten)
+            and state is not None
+            and e.limb != state.swimmer(e.who).limbs[0]
+        ):
+            return False
         state = apply(state, e)
     return True
 
@@ -165,7 +168,8 @@ def test_invariants_hold_after_every_event(events: list[Event]) -> None:
                 assert state.shark.hunger <= before.shark.hunger
             assert state.round >= before.round
         before = state
-    assert before is not None and before.finished
+    assert before is not None
+    assert before.finished
 
 
 @FAST
@@ -234,7 +238,9 @@ def split_record(text: str) -> tuple[list[str], dict[int, int]]:
 
 
 def set_play(line: str, name: str, card: str) -> str:
-    new, n = re.subn(rf"(?<=[. ]){re.escape(name)} [^,;]+?(?=,|$| ;)", f"{name} {card}", line, 1)
+    new, n = re.subn(
+        rf"(?<=[. ]){re.escape(name)} [^,;]+?(?=,|$| ;)", f"{name} {card}", line, count=1
+    )
     assert n == 1, (line, name)
     return new
 
@@ -397,7 +403,8 @@ def inject(kind: str, events: list[Event], data: st.DataObject) -> tuple[str, in
         elif kind == "wrong-discard":
             stated = outcome_of(line, "discard")
             if stated is not None:
-                candidates.append((k, (stated, stated.rsplit(",", 1)[0]) if "," in stated else (stated, None)))
+                shorter = stated.rsplit(",", 1)[0] if "," in stated else None
+                candidates.append((k, (stated, shorter)))
             else:
                 for name, v in played.items():
                     if v is not None:

@@ -15,9 +15,7 @@ from getbit_events.reducer import replay
 from getbit_events.validate import GameReport, validate_game
 from importers.gbn import read_gbn
 
-ALL_SHARK = frozenset(
-    {"right-leg", "left-leg", "right-arm", "left-arm", "exhaustion", "any-limb"}
-)
+ALL_SHARK = frozenset({"right-leg", "left-leg", "right-arm", "left-arm", "exhaustion", "any-limb"})
 
 
 def check(text: str) -> GameReport:
@@ -295,9 +293,7 @@ _SETUP_ERRORS = [
 def test_r2_setup_errors_are_reported_before_round_1_at_the_tag(text: str, line: int) -> None:
     report = check(text + "1. A 1, B 1, C 1, D 1\n")
     assert report.violations, "a set-up R2 does not allow must be reported"
-    assert {(v.code, v.round, v.pos.line) for v in report.violations} == {
-        ("bad-setup", None, line)
-    }
+    assert {(v.code, v.round, v.pos.line) for v in report.violations} == {("bad-setup", None, line)}
     assert all(v.rule == "R2" for v in report.violations)
     assert not report.finished
 
@@ -547,6 +543,16 @@ def test_r6_a_limb_already_lost_cannot_be_bitten() -> None:
     assert found(report) == [("wrong-limb", 3, 5)]
     # the game goes on as the rules say: the first limb left, the left arm
     assert report.state.limbs()["A"] == 0
+
+
+def test_r6_a_bite_stated_twice_is_one_duplicate_and_the_first_stands() -> None:
+    # The first "bit Ted left-leg" is the statement checked (and true: Ted is
+    # at the back and may lose the limb he chooses); the second is a duplicate.
+    # Nothing else is wrong: Ted did have his left leg.
+    text = GBN_FIRST_EXAMPLE.replace("bit Ted ;", "bit Ted left-leg ; bit Ted right-arm ;")
+    report = check(text)
+    assert found(report) == [("duplicate-outcome", 2, 7)]
+    assert report.state.swimmer("Ted").limbs == ("right-arm", "left-arm", "right-leg")
 
 
 def test_r6_out_for_a_swimmer_still_in_is_wrong() -> None:
@@ -872,11 +878,22 @@ def test_r11_a_limb_card_takes_that_limb_only() -> None:
 def test_r11_any_limb_without_a_stated_limb_is_a_warning_not_a_violation() -> None:
     report = check(SHARK_RECORD.replace("bit A left-leg", "bit A"))
     assert_clean(report)
-    assert [(w.code, w.round, w.pos.line) for w in report.warnings] == [
-        ("any-limb-default", 3, 7)
-    ]
+    assert [(w.code, w.round, w.pos.line) for w in report.warnings] == [("any-limb-default", 3, 7)]
     # the first limb left is taken: the right arm
     assert report.state.swimmer("A").limbs == ("left-arm", "right-leg", "left-leg")
+
+
+def test_r11_any_limb_with_a_limb_already_lost_is_a_violation_not_a_warning() -> None:
+    # HUNGER_RECORD's first three rounds, then D (no right arm) at the back:
+    # A, B tie on 5 and C, D on 3, nobody moves; any-limb bites D, who "chose"
+    # the right arm it no longer has: a wrong limb (R6, R11). The record did
+    # state a limb, so the "states no limb" warning does not apply.
+    text = "\n".join(HUNGER_RECORD.splitlines()[:7])
+    text += "\n4. A 5, B 5, C 3, D 3, Jaws any-limb ; bit D right-arm\n"
+    report = check(text)
+    assert found(report) == [("wrong-limb", 4, 8)]
+    assert report.warnings == ()
+    assert report.state.limbs()["D"] == 2
 
 
 def test_r11_any_limb_with_no_outcome_at_all_also_warns() -> None:
@@ -1013,9 +1030,7 @@ def test_r11_a_limb_card_against_a_swimmer_without_that_limb_misses() -> None:
 
 
 def test_r11_a_limb_card_against_a_swimmer_without_that_limb_is_no_bite() -> None:
-    text = replace_line(
-        HUNGER_RECORD, 8, "4. A 5, B 5, C 3, D 3, Jaws right-arm ; bit D left-arm"
-    )
+    text = replace_line(HUNGER_RECORD, 8, "4. A 5, B 5, C 3, D 3, Jaws right-arm ; bit D left-arm")
     report = check("\n".join(text.splitlines()[:8]) + "\n")
     assert found(report) == [("wrong-bite", 4, 8)]
 

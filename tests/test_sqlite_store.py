@@ -256,7 +256,7 @@ with GameStore(sys.argv[1]) as store:
 
 def test_a_kill_mid_import_leaves_no_half_game(tmp_path: Path) -> None:
     db, games = tmp_path / "games.db", tmp_path / "big.gbn"
-    games.write_text(_sim(400, "standard", 6, 3), encoding="utf-8")
+    games.write_text(_sim(150, "standard", 5, 3), encoding="utf-8")
     proc = subprocess.Popen(
         [sys.executable, "-c", _SLOW_IMPORT, str(db), str(games)],
         stdout=subprocess.PIPE,
@@ -264,14 +264,14 @@ def test_a_kill_mid_import_leaves_no_half_game(tmp_path: Path) -> None:
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert proc.stdout is not None
-    for _ in range(20):
+    for _ in range(10):
         proc.stdout.readline()
     time.sleep(0.05)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     with GameStore(db) as store:
         stored = store.count()
-        assert 20 <= stored < 400
+        assert 10 <= stored < 150
         counts = {}
         for row in store.db.query("SELECT game_id, COUNT(*) AS n FROM events GROUP BY game_id"):
             counts[row["game_id"]] = row["n"]
