@@ -200,8 +200,8 @@ def peak_import(path: Path, db: Path) -> tuple[int, int, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=2)
     parser.add_argument("--memory-games", type=int, default=100_000)
     parser.add_argument("--small-games", type=int, default=5_000)
     parser.add_argument("--no-memory", action="store_true")

@@ -43,7 +43,9 @@ def _files(paths: list[Path]) -> Iterator[Path]:
         if path.is_dir():
             from importers import SUFFIXES
 
-            yield from sorted(p for p in path.rglob("*") if p.suffix.lower() in SUFFIXES)
+            yield from sorted(
+                p for p in path.rglob("*") if p.suffix.lower() in SUFFIXES and p.is_file()
+            )
         elif path.exists():
             yield path
         else:
@@ -103,7 +105,7 @@ def validate(
             if not report.valid and code == EXIT_OK:
                 code = EXIT_INVALID
             if as_json:
-                sys.stdout.write(json.dumps(report.to_json(), ensure_ascii=False) + "\n")
+                sys.stdout.write(json.dumps(report.to_json(), ensure_ascii=_ascii_out()) + "\n")
             else:
                 _render(report)
     if not as_json:
@@ -175,8 +177,22 @@ for _module in ("cli_store", "cli_replay", "cli_stats"):
     _register(app)
 
 
+def _ascii_out() -> bool:
+    """True when standard output cannot take every character (JSON then escapes them)."""
+    return "utf" not in (getattr(sys.stdout, "encoding", None) or "").lower()
+
+
+def _tolerant_streams() -> None:
+    """A name the terminal cannot show prints as an escape, never as a crash."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and "utf" not in (stream.encoding or "").lower():
+            reconfigure(errors="backslashreplace")
+
+
 def main() -> None:
     """Entry point of the ``getbit`` script: no traceback for bad input."""
+    _tolerant_streams()
     try:
         app()
     except GetbitError as exc:

@@ -10,6 +10,7 @@ rules; 2 an input cannot be read, a game cannot be found, or an option is misuse
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 from collections.abc import Iterator, Sequence
@@ -29,6 +30,28 @@ __all__ = ["register"]
 
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 DB_SUFFIXES = (".db", ".sqlite", ".sqlite3")
+
+
+def _consoles() -> tuple[Console, Console]:
+    """Consoles for stdout and stderr that never crash on a name the terminal
+    cannot encode (an ASCII pipe, say): such characters come out as ``?``."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and not _utf8(stream):
+            stream.reconfigure(errors="replace")
+    return (
+        Console(highlight=False, soft_wrap=True),
+        Console(stderr=True, highlight=False, soft_wrap=True),
+    )
+
+
+def _utf8(stream: object) -> bool:
+    return str(getattr(stream, "encoding", "") or "").lower().replace("-", "") == "utf8"
+
+
+def _print_json(data: object) -> None:
+    """JSON on stdout; plain ASCII escapes where stdout cannot take UTF-8."""
+    text = json.dumps(data, ensure_ascii=not _utf8(sys.stdout), indent=2)
+    sys.stdout.write(text + "\n")
 
 
 def _store_path(db: Path | None) -> Path:
@@ -165,8 +188,7 @@ def stats_command(
     from reports.selection import Aliases, Filters
     from reports.stats import report_from_tuples
 
-    out = Console(highlight=False, soft_wrap=True)
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    out, err = _consoles()
     try:
         if sum((as_json, csv_path is not None, html_path is not None)) > 1:
             raise InputError("give one of --json, --csv and --html")
@@ -182,7 +204,7 @@ def stats_command(
             unreadable=len(loaded.unreadable),
         )
         if as_json:
-            sys.stdout.write(json.dumps(report_json(report), ensure_ascii=False, indent=2) + "\n")
+            _print_json(report_json(report))
         elif csv_path is not None:
             _write(csv_path, write_csv(report))
             if str(csv_path) != "-":
@@ -223,8 +245,7 @@ def report_command(
     """One game's summary: ranking, bites by round, cards played per swimmer."""
     from reports.game import game_json, game_renderable, summarise_game
 
-    out = Console(highlight=False, soft_wrap=True)
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    out, err = _consoles()
     violations = 0
     try:
         path = Path(game)
@@ -246,8 +267,7 @@ def report_command(
         err.print(f"getbit report: {escape(str(exc))}")
         raise typer.Exit(EXIT_UNREADABLE) from None
     if as_json:
-        data = game_json(summary) | {"violations": violations}
-        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        _print_json(game_json(summary) | {"violations": violations})
     else:
         out.print(game_renderable(summary))
         if violations:

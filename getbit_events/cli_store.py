@@ -67,7 +67,8 @@ def _walk(paths: list[Path], fmt: str) -> Iterator[Path]:
     suffixes = SUFFIXES if fmt == "auto" else FORMATS[fmt]
     for path in paths:
         if path.is_dir():
-            yield from sorted(p for p in path.rglob("*") if p.suffix.lower() in suffixes)
+            found = (p for p in path.rglob("*") if p.suffix.lower() in suffixes and p.is_file())
+            yield from sorted(found)
         elif path.exists():
             yield path
         else:
@@ -83,13 +84,15 @@ def import_paths(
 ) -> ImportSummary:
     """Import every game of ``paths`` (folders walked); unreadable files are reported.
 
+    A path that does not exist is an InputError before anything is stored.
+
     ``on_report(report, result_or_None)`` is called for each game, and with
     ``(InputError, None)`` for a file that cannot be read at all.
     """
     from importers import iter_file
 
     summary = ImportSummary()
-    for path in _walk(paths, fmt):
+    for path in list(_walk(paths, fmt)):  # every path checked before anything is stored
         try:
             for record in iter_file(path, fmt):
                 report = validate_game(record)

@@ -416,10 +416,15 @@ class GameStore:
         imported_at = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
         try:
             with self._write() as conn:
-                row = conn.execute("SELECT id FROM games WHERE hash = ?", (digest,)).fetchone()
-                if row is not None:
-                    return AddResult(row[0], False, status)
-                game_id = self._free_id(digest)
+                game_id = digest[:_ID_LENGTH]
+                found = conn.execute(
+                    "SELECT id, hash FROM games WHERE hash = ? OR id = ?", (digest, game_id)
+                ).fetchall()
+                for known_id, known_hash in found:
+                    if known_hash == digest:
+                        return AddResult(known_id, False, status)
+                if found:  # another game's hash starts the same: take more of ours
+                    game_id = self._free_id(digest)
                 conn.execute(
                     self._insert_game,
                     (

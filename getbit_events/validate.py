@@ -587,14 +587,17 @@ class _Checker:
         taken = [e.who for e in outcome.events if isinstance(e, CardsTakenBack)]
         shark_took = any(isinstance(e, SharkCardsTakenBack) for e in outcome.events)
         ended = any(isinstance(e, GameEnded) for e in outcome.events)
-        bitten = {b.who for b in bites}
+        # a bitten swimmer that swam on took its cards back (R6); a devoured one did not
+        bitten = {b.who for b in bites} - set(outs)
         seen: set[str] = set()
         shark_variant = state.setup.variant == "shark"
         for o in rnd.outcomes:
-            if o.kind in seen and o.kind != "out":
+            # one of each outcome a round, but an 'out' for each swimmer devoured
+            key = f"out {o.names[0].casefold()}" if o.kind == "out" else o.kind
+            if key in seen:
                 self.flag("duplicate-outcome", f"'{o.kind}' is stated twice", o.pos)
                 continue
-            seen.add(o.kind)
+            seen.add(key)
             if o.kind in ("miss", "hunger", "discard") and not shark_variant:
                 self.flag(
                     "shark-only",
@@ -769,7 +772,7 @@ class _Checker:
         stated: set[str] = set()
         for raw in o.names:
             if shark is not None and raw.casefold() == shark.casefold():
-                if not shark_took:
+                if not shark_took:  # the Shark's take-back (R12, R13) may be listed too
                     self.flag(
                         "wrong-refresh",
                         f"the Shark {shark} takes no cards back this round",

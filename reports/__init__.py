@@ -10,7 +10,8 @@ same numbers come from a fold over the events (``fold``). ``render`` and
 from reports.fold import fold_report, fold_rows
 from reports.game import GameSummary, summarise_game
 from reports.selection import Aliases, Filters
-from reports.stats import PlayerStats, StatsReport, build_report
+from reports.sources import row_tuples, rows_from_reports
+from reports.stats import PlayerStats, StatsReport, build_report, report_from_tuples
 
 __all__ = [
     "Aliases",
@@ -21,5 +22,8 @@ __all__ = [
     "build_report",
     "fold_report",
     "fold_rows",
+    "report_from_tuples",
+    "row_tuples",
+    "rows_from_reports",
     "summarise_game",
 ]

@@ -176,9 +176,12 @@ def game_renderable(g: GameSummary) -> RenderableType:
         f"Game {g.game_id}: {g.variant}{memory}, "
         f"{len(g.start_line)} swimmers, {len(g.rounds)} rounds"
     )
-    result = (
-        f"{g.winner} wins ({g.end_reason})" if g.winner else "unfinished: no ranking yet"
-    )
+    if g.winner is None:
+        result = "unfinished: no ranking yet"
+    elif g.winner == g.automaton:
+        result = f"{g.winner}, the automated swimmer, wins ({g.end_reason}): no player wins (R9)"
+    else:
+        result = f"{g.winner} wins ({g.end_reason})"
     parts: list[RenderableType] = [Text(head), Text(result)]
     if tagline:
         parts.append(Text(tagline))

@@ -184,6 +184,8 @@ def coverage_line(report: StatsReport) -> str:
 
 def table_renderable(report: StatsReport) -> RenderableType:
     """The default ``getbit stats`` screen: results, play, starting places, the Shark."""
+    if not report.games_included:
+        return Text(f"{coverage_line(report)}: no games to count.")
     shown = [p for p in report.players if p.games]
     players = Table(title="Results", title_justify="left")
     for head in ("Player", "Games", "Wins", "Win", "Avg rank", "Devoured", "Rating"):
@@ -216,8 +218,8 @@ def table_renderable(report: StatsReport) -> RenderableType:
             _num(p.per_game("take_backs")),
         )
     parts: list[RenderableType] = [Text(coverage_line(report)), players, play]
-    places = Table(title="Win rate by starting place (all line lengths)", title_justify="left")
-    for head in ("Place", "Swimmers", "Wins", "Win"):  # swimmers that started there
+    places = Table(title="Win rate by starting place", title_justify="left")
+    for head in ("Place", "Started", "Won", "Win"):  # all line lengths together
         places.add_column(head, justify="right")
     for s in report.places:
         if s.swimmers is None:

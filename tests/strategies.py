@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -285,10 +286,13 @@ def model_for(setup: GameStarted) -> Model:
 
 
 @st.composite
-def model_games(draw: st.DrawFn, variant: str | None = None) -> tuple[GameStarted, list]:
+def model_games(
+    draw: st.DrawFn, variant: str | None = None
+) -> tuple[GameStarted, list[Any], Model]:
     """A legal game played on the reference model, every choice drawn by hypothesis.
 
-    Returns the set-up and the rounds as ``(cards, shark_card, choice, happened)``.
+    Returns the set-up, the rounds as ``(cards, shark_card, choice, happened)``
+    and the model at the end of the game.
     """
     if variant is None:
         variant, swimmers, memory = draw(setups())

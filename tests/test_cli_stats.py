@@ -6,7 +6,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -294,3 +297,21 @@ def test_report_of_a_stored_game(runner: CliRunner, db: Path) -> None:
     assert re.search(r"│\s+1 │ Otto\s+│ Green, Yellow\s+│", out)
     code, _, err = _run(runner, "report", "zzzz", "--db", str(db))
     assert (code, "no game 'zzzz'" in err) == (2, True)
+
+
+@pytest.mark.parametrize("args", [[], ["--json"], ["--player", "zoë"]])
+def test_names_outside_the_terminal_encoding(tmp_path: Path, args: list[str]) -> None:
+    text = (STATS / "standard.gbn").read_text(encoding="utf-8")
+    (tmp_path / "z.gbn").write_text(re.sub(r"\bAnn\b", "Zoë", text), encoding="utf-8")
+    getbit = Path(sys.executable).with_name("getbit")
+    result = subprocess.run(
+        [str(getbit), "stats", "z.gbn", *args], cwd=tmp_path, capture_output=True, text=True,
+        encoding="ascii", errors="strict", env={**os.environ, "PYTHONIOENCODING": "ascii"},
+        check=False,
+    )
+    assert "Traceback" not in result.stderr
+    assert result.returncode == 0
+    if args == ["--json"]:
+        assert "Zoë" in {p["name"] for p in json.loads(result.stdout)["players"]}
+    else:
+        assert "Zo?" in result.stdout

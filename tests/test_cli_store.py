@@ -76,6 +76,16 @@ def test_import_walks_folders_of_every_format(runner: CliRunner, db: Path) -> No
     assert summary["unreadable"] == 0
 
 
+def test_a_folder_named_like_a_record_is_walked(
+    runner: CliRunner, db: Path, tmp_path: Path
+) -> None:
+    (tmp_path / "club" / "2025.gbn").mkdir(parents=True)
+    _sim(tmp_path / "club" / "2025.gbn" / "a.gbn", 2)
+    code, out, err = _run(runner, "import", str(tmp_path / "club"), "--db", str(db))
+    assert (code, err) == (0, "")
+    assert "2 stored" in out
+
+
 def test_invalid_games_are_stored_as_invalid_and_exit_1(
     runner: CliRunner, db: Path, tmp_path: Path
 ) -> None:
@@ -284,3 +294,14 @@ def test_two_imports_at_once_lose_and_duplicate_nothing(tmp_path: Path) -> None:
         assert row["n"] == expected
     stored = [int(o.split(" stored,")[0].split()[-1]) for o in outs]
     assert sum(stored) == 60
+
+
+def test_a_missing_path_stops_the_import_before_anything_is_stored(
+    runner: CliRunner, db: Path, tmp_path: Path
+) -> None:
+    games = _sim(tmp_path / "a.gbn", 2)
+    code, _, err = _run(runner, "import", str(games), str(tmp_path / "nope.gbn"), "--db", str(db))
+    assert code == 2
+    assert f"{tmp_path / 'nope.gbn'}: no such file or folder" in err
+    with GameStore(db) as store:
+        assert store.count() == 0

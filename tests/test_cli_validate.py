@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -43,7 +44,9 @@ R8_GAME = """\
 """
 
 
-def getbit(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def getbit(
+    *args: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     script = Path(sys.executable).with_name("getbit")
     cmd = (
         [str(script)]
@@ -61,6 +64,8 @@ def getbit(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedPr
         encoding="utf-8",
         cwd=cwd or ROOT,
         timeout=120,
+        env=None if env is None else {**os.environ, **env},
+        errors="replace",
     )
 
 
@@ -394,3 +399,39 @@ def test_hostile_winner_is_printed_as_given(tmp_path: Path) -> None:
     assert "w.gbn game 1 (line 1): ok (=cmd() wins)" in result.stdout
     [report] = json_lines(getbit("--json", "w.gbn", cwd=tmp_path))
     assert report["ranking"] == ["=cmd()", "<script>", "O'Brien", "../x"]
+
+
+def test_a_folder_named_like_a_record_is_walked_not_read(tmp_path: Path) -> None:
+    # a sub-folder called "2025.gbn" is a folder: its records are read, and the
+    # folder itself is not an unreadable file
+    (tmp_path / "2025.gbn").mkdir()
+    (tmp_path / "2025.gbn" / "g.gbn").write_text(R8_GAME, encoding="utf-8")
+    (tmp_path / "h.gbn").write_text(R8_GAME, encoding="utf-8")
+    result = getbit(".", cwd=tmp_path)
+    assert result.stderr == ""
+    assert result.returncode == 0
+    assert result.stdout.splitlines() == [
+        "2025.gbn/g.gbn game 1 (line 1): ok (C wins)",
+        "h.gbn game 1 (line 1): ok (C wins)",
+        "2 games: 2 valid (0 unfinished), 0 with violations",
+    ]
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_names_outside_the_terminal_encoding_do_not_crash(tmp_path: Path, as_json: bool) -> None:
+    # a terminal (or pipe) that is not UTF-8: the report must still come out,
+    # with the documented exit code (1: a violation) and no traceback
+    (tmp_path / "u.gbn").write_text(
+        '[Line "Zoë, Ann, Bob, Cid"]\n1. Zoë 6, Ann 1, Bob 2, Cid 3\n', encoding="utf-8"
+    )
+    args = ("--json", "u.gbn") if as_json else ("u.gbn",)
+    result = getbit(*args, cwd=tmp_path, env={"PYTHONIOENCODING": "ascii"})
+    assert "Traceback" not in result.stderr
+    assert result.returncode == 1
+    if as_json:
+        [report] = json_lines(result)
+        assert report["final"]["line"] == ["Zoë", "Cid", "Bob", "Ann"]
+    else:
+        assert result.stdout.splitlines()[-1] == (
+            "1 game: 0 valid (0 unfinished), 1 with violations"
+        )

@@ -27,8 +27,9 @@ from getbit_events.events import (
     SwimmerBitten,
 )
 from getbit_events.reducer import apply, replay
+from getbit_events.simulate import simulate_game
 from getbit_events.state import GameState
-from getbit_events.validate import GameReport, validate_game
+from getbit_events.validate import CODES, GameReport, validate_game
 from importers.gbn import read_gbn, write_gbn
 
 FAST = settings(
@@ -136,6 +137,20 @@ def test_engine_agrees_with_the_reference_model(game: Any) -> None:
             assert sorted(sw.discards) == sorted(model.discards[name]), (name, text)
 
 
+@FAST
+@given(any_game)
+def test_memory_changes_nothing_checked(events: list[Event]) -> None:
+    # R16: the same cards with Memory on and off give the same events
+    setup = events[0]
+    assert isinstance(setup, GameStarted)
+    flipped = [attrs.evolve(setup, memory=not setup.memory), *events[1:]]
+    a = validate_text(write_gbn([events], outcomes=False))
+    b = validate_text(write_gbn([flipped], outcomes=False))
+    assert no_pos(a.events[1:]) == no_pos(b.events[1:])
+    assert [(v.code, v.round) for v in a.violations] == [(v.code, v.round) for v in b.violations]
+    assert (a.winner, a.ranking) == (b.winner, b.ranking)
+
+
 # -- the fold --------------------------------------------------------------------
 
 
@@ -157,6 +172,9 @@ def test_invariants_hold_after_every_event(events: list[Event]) -> None:
                 places = (v in s.hand) + s.table.count(v) + s.discards.count(v)
                 assert places == 1, (s, v)
             assert all(1 <= v <= setup.hand_size for v in s.hand)
+            assert 0 <= s.face_down <= len(s.table)  # R16: only played cards turn over
+            if not setup.memory:
+                assert s.face_down == 0
         if state.shark is not None:
             assert len(state.shark.hand) + len(state.shark.table) == 6
             assert set(state.shark.hand).isdisjoint(state.shark.table)
@@ -170,6 +188,19 @@ def test_invariants_hold_after_every_event(events: list[Event]) -> None:
         before = state
     assert before is not None
     assert before.finished
+
+
+@FAST
+@given(any_game)
+def test_nothing_is_taken_back_in_the_round_that_ends_the_game(events: list[Event]) -> None:
+    # R7 (and R13 for the Shark): R8, R10 and R14 end the game at once
+    last = events[-1].round
+    assert events[-1].TYPE == "game-ended"
+    assert not [
+        e
+        for e in events
+        if e.round == last and e.TYPE in ("cards-taken-back", "shark-cards-taken-back")
+    ]
 
 
 @FAST
@@ -460,3 +491,104 @@ def test_an_injected_error_is_reported_at_its_round(kind: str, data: st.DataObje
 
 def test_every_variant_is_drawn() -> None:
     assert {v for v, _ in SETUPS} == set(VARIANTS)
+
+
+# -- mangled records ------------------------------------------------------------------
+
+_PIECES = [
+    *'0123456789 ,;.#[]"-\\\r\n\tabcABC',
+    "bit ",
+    "out ",
+    "miss",
+    "hunger ",
+    "discard ",
+    "refresh ",
+    "line ",
+    "Jaws ",
+    "any-limb",
+    "exhaustion",
+    "right-arm",
+    "Ann",
+    '[Winner "Ann"]\n',
+    '[Line "Ann, Bob"]\n',
+    "\n1. ",
+]
+_edits = st.lists(
+    st.tuples(st.floats(0, 1), st.integers(0, 3), st.sampled_from(_PIECES)), max_size=8
+)
+
+
+@settings(FAST, max_examples=150)
+@given(simulated_games(), _edits, st.booleans())
+def test_mangled_records_never_crash_the_reader_or_the_validator(
+    events: list[Event], edits: list[tuple[float, int, str]], outcomes: bool
+) -> None:
+    text = write_gbn([events], outcomes=outcomes)
+    for where, op, piece in edits:
+        i = int(where * len(text))
+        if op == 0:
+            text = text[:i] + piece + text[i:]
+        elif op == 1:
+            text = text[:i] + text[i + 1 :]
+        elif op == 2:
+            text = text[:i] + piece + text[i + 1 :]
+        else:
+            text = text[:i] + text[i : i + 40] + text[i:]
+    n_lines = text.count("\n") + 1
+    for game in read_gbn(text, "m.gbn"):
+        report = validate_game(game)
+        json_form = report.to_json()
+        assert json_form["valid"] == (not report.violations)
+        for v in report.violations:
+            assert v.code in CODES, v
+            assert 1 <= v.pos.line <= n_lines
+            assert v.pos.column >= 1
+            assert v.round is None or 1 <= v.round <= len(game.rounds) + 1
+
+
+_tag_names = st.from_regex(r"[A-Za-z][A-Za-z0-9_-]{0,8}", fullmatch=True).filter(
+    lambda n: (
+        n.casefold() not in {"line", "variant", "memory", "automaton", "teams", "shark", "winner"}
+    )
+)
+_tag_values = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp")), max_size=30)
+
+
+@settings(FAST, max_examples=60)
+@given(st.lists(st.tuples(_tag_names, _tag_values), max_size=4), st.integers(0, 2**16))
+def test_any_tag_value_survives_write_and_read(tags: list[tuple[str, str]], seed: int) -> None:
+    # quotes, backslashes, '#' and any printable text are escaped and read back
+    events = simulate_game("standard", 4, seed, "random", tags=tuple(tags))
+    report = validate_text(write_gbn([events]))
+    assert report.valid, describe(report)
+    assert report.events[0].tags == tuple(tags)
+
+
+@settings(FAST, max_examples=60)
+@given(any_game, st.data())
+def test_true_outcomes_in_any_order_case_and_spacing_stay_valid(
+    events: list[Event], data: st.DataObject
+) -> None:
+    # GBN is forgiving in layout: outcomes in any order, any of them left out
+    # (except a chosen limb, which is a fact of the game), names and keywords in
+    # any case, spaces around separators
+    text = write_gbn([events], outcomes=True)
+    out = []
+    for line in text.splitlines():
+        if not re.match(r"\d+\. ", line):
+            out.append(line)
+            continue
+        plays, *outcomes = line.split(" ; ")
+        outcomes = [
+            o for o in outcomes if o.startswith("bit ") or data.draw(st.booleans(), label=o)
+        ]
+        order = data.draw(st.permutations(outcomes))
+        case = data.draw(st.sampled_from([str.lower, str.upper, str.title, str]))
+        gap = data.draw(st.sampled_from([" ; ", ";", "  ;\t"]))
+        out.append(plays.replace(", ", data.draw(st.sampled_from([", ", ",", " , "]))))
+        if order:
+            out[-1] += gap + gap.join(case(o) for o in order)
+    changed = "\n".join(out) + "\n"
+    report = validate_text(changed)
+    assert report.valid, describe(report) + "\n" + changed
+    assert no_pos(report.events) == no_pos(events)

@@ -555,6 +555,21 @@ def test_r6_a_bite_stated_twice_is_one_duplicate_and_the_first_stands() -> None:
     assert report.state.swimmer("Ted").limbs == ("right-arm", "left-arm", "right-leg")
 
 
+def test_r6_the_devoured_takes_nothing_back() -> None:
+    # R6: on its last limb A is devoured, "otherwise" it would take its cards
+    # back. GBN lets a record leave a bitten swimmer out of refresh, but A took
+    # nothing back: listing it is a false take-back (R6, R7).
+    report = check(R6_RECORD.replace("refresh B, C, D, E", "refresh A, B, C, D, E"))
+    assert found(report) == [("wrong-refresh", 5, 7)]
+
+
+def test_r6_the_same_out_stated_twice_is_a_duplicate() -> None:
+    # "out" may be stated for two swimmers in one round (a bite-devouring and
+    # the R8 end), but the same swimmer twice is one outcome stated twice.
+    report = check(R6_RECORD.replace("out A ;", "out A ; out A ;"))
+    assert found(report) == [("duplicate-outcome", 5, 7)]
+
+
 def test_r6_out_for_a_swimmer_still_in_is_wrong() -> None:
     text = R6_RECORD.replace("bit A right-leg ;", "bit A right-leg ; out A ;")
     report = check(text)
@@ -1131,6 +1146,20 @@ def test_r14_one_swimmer_left_the_shark_wins() -> None:
     assert report.state.shark.hunger == 4
 
 
+def test_r11_a_left_leg_card_against_a_swimmer_with_only_a_right_leg_misses() -> None:
+    # Round 14 of LAST_SWIMMER_RECORD with left-leg instead: D (right leg only)
+    # is at the back after an all-tie round: a miss, hunger 3; D keeps its leg
+    # and its place; the game goes on.
+    text = LAST_SWIMMER_RECORD.replace('[Winner "Jaws"]\n', "")
+    lines = text.splitlines()[:17]
+    lines.append("14. A 4, B 4, C 4, D 4, Jaws left-leg ; miss ; hunger 3 ; line A, B, C, D")
+    report = check("\n".join(lines) + "\n")
+    assert_clean(report)
+    assert report.state.shark.hunger == 3
+    assert report.state.swimmer("D").limbs == ("right-leg",)
+    assert not report.finished
+
+
 def test_r14_two_swimmers_left_is_no_end_in_the_shark_variant() -> None:
     text = "\n".join(LAST_SWIMMER_RECORD.replace('[Winner "Jaws"]\n', "").splitlines()[:19])
     report = check(text + "\n")
@@ -1206,6 +1235,17 @@ def test_r15_a_discarded_last_card_cannot_be_played() -> None:
     # the card is still played (a fact): A 1 moves A, so the stated line is wrong too
     report = check(NO_CARDS_RECORD.replace("14. A -,", "14. A 1,"))
     assert found(report) == [("card-not-in-hand", 14, 18), ("wrong-line", 14, 18)]
+
+
+def test_r12_a_missed_swimmer_still_takes_back_under_r7() -> None:
+    # Round 7 of NO_CARDS_RECORD: any-limb misses A at the back. R12 spares A the
+    # bite's take-back, but R7 is its own step: A holds only its 3 and takes its
+    # 1 back (seed 000: "Refreshing Your Hand" follows the Get Bit! phase).
+    after7 = state_after_round(check(NO_CARDS_RECORD), 7)
+    assert after7.line[-1] == "A"
+    assert after7.swimmer("A").hand == {1, 3}
+    assert after7.swimmer("A").table == ()
+    assert after7.shark.hunger == 1
 
 
 def test_r15_no_card_while_holding_cards_is_an_error() -> None:

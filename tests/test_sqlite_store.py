@@ -278,3 +278,18 @@ def test_a_kill_mid_import_leaves_no_half_game(tmp_path: Path) -> None:
         assert {g.id: g.events for g in store.games()} == counts
         rows = store.db.query("SELECT COUNT(DISTINCT game_id) AS n FROM game_swimmers")
         assert next(rows)["n"] == stored
+
+
+def test_two_games_whose_hashes_start_alike_get_distinct_ids(
+    store: GameStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from getbit_events import sqlite_store
+
+    real = sqlite_store._digest
+    monkeypatch.setattr(sqlite_store, "_digest", lambda r, p: "abcdef" * 2 + real(r, p)[12:])
+    first, second = _reports(_sim(2))
+    a, b = store.add(first), store.add(second)
+    assert a.game_id == "abcdefabcdef"
+    assert b.game_id.startswith("abcdefabcdef")
+    assert len(b.game_id) == 16
+    assert store.add(first) == attrs.evolve(a, stored=False)
