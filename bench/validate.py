@@ -180,14 +180,17 @@ def main() -> None:
                 n += 1
         return n
 
-    t_b, _ = best(fold_all, args.repeat)
     dicts = [[as_dict(e) for e in s] for s in streams]
 
     def dict_all() -> None:
         for s in dicts:
             dict_fold(s)
 
-    t_c, _ = best(dict_all, args.repeat)
+    # (b) and (c) take turns, so a busy spell on the machine hits both alike
+    t_b = t_c = float("inf")
+    for _ in range(args.repeat * 2):
+        t_b = min(t_b, best(fold_all, 1)[0])
+        t_c = min(t_c, best(dict_all, 1)[0])
     t_d, moves = chess_yardstick(args.repeat)
 
     a = plays / t_a

@@ -104,7 +104,13 @@ def _shark_played(d: _Fields, e: SharkCardPlayed) -> None:
 
 def _moved(d: _Fields, e: SwimmerMoved) -> None:
     who = e.who
-    d["line"] = (who, *[n for n in d["line"] if n != who])
+    line = d["line"]
+    if who in line:
+        i = line.index(who)
+        if i:
+            d["line"] = (who, *line[:i], *line[i + 1 :])
+    else:
+        d["line"] = (who, *line)
     if e.why == "card":
         d["phase"] = "move"
 
@@ -129,8 +135,16 @@ def _devoured(d: _Fields, e: SwimmerDevoured) -> None:
 
 
 def _taken_back(d: _Fields, e: CardsTakenBack) -> None:
-    s = d["swimmers"][d["setup"].line.index(e.who)]
-    _change_swimmer(d, e.who, hand=s.hand | frozenset(e.cards), table=(), face_down=0)
+    i = d["setup"].line.index(e.who)
+    swimmers = list(d["swimmers"])
+    fields = swimmers[i].__dict__.copy()
+    fields["hand"] = fields["hand"].union(e.cards)
+    fields["table"] = ()
+    fields["face_down"] = 0
+    s = _new(SwimmerState)
+    _set(s, "__dict__", fields)
+    swimmers[i] = s
+    d["swimmers"] = tuple(swimmers)
     if d["phase"] in ("move", "bite", "reveal"):
         d["phase"] = "refresh"
 
@@ -231,18 +245,22 @@ def apply(state: GameState | None, event: Event) -> GameState:
 
 
 def replay(events: Iterable[Event]) -> Iterator[GameState]:
-    """Yield the state after every event, in order."""
-    fields: _Fields | None = None
-    handlers = _HANDLERS
-    new, set_, cls = _new, _set, GameState
-    for event in events:
-        handler = handlers.get(type(event))
-        if handler is not None and fields is not None:
-            handler(fields, event)
-        elif isinstance(event, GameStarted):
-            fields = initial_state(event).__dict__.copy()
-        else:
-            raise ValueError(f"a game must start with game-started, not {event.TYPE}")
+    """Yield the state after every event, in order; the first must be ``game-started``."""
+    stream = iter(events)
+    first = next(stream, None)
+    if first is None:
+        return
+    if not isinstance(first, GameStarted):
+        raise ValueError(f"a game must start with game-started, not {first.TYPE}")
+    fields = initial_state(first).__dict__.copy()
+    new, set_, cls, handlers = _new, _set, GameState, _HANDLERS
+    state = new(cls)
+    set_(state, "__dict__", fields.copy())
+    yield state
+    for event in stream:
+        if type(event) is GameStarted:
+            raise ValueError("a game's events hold one game-started, at the start")
+        handlers[type(event)](fields, event)
         state = new(cls)
         set_(state, "__dict__", fields.copy())
         yield state

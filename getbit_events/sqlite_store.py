@@ -26,7 +26,7 @@ import itertools
 import json
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -37,7 +37,7 @@ import sqlite_utils
 from getbit_events import readmodel
 from getbit_events.errors import InputError, StoreError
 from getbit_events.events import Event, GameStarted
-from getbit_events.serialize import payload, trusted_event
+from getbit_events.serialize import payload_json, trusted_event
 from getbit_events.validate import GameReport
 
 __all__ = [
@@ -126,31 +126,12 @@ def status_of(report: GameReport) -> str:
     return "valid" if report.finished else "unfinished"
 
 
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-# The C encoder made once (json.JSONEncoder.encode makes one per call): the same
-# compact text, a third of the time. Plain encode where C speed-ups are missing.
-_c_make_encoder = getattr(json.encoder, "c_make_encoder", None)
-_C_ENCODER = (
-    _c_make_encoder(
-        None, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",", False, False, True
-    )
-    if _c_make_encoder is not None
-    else None
-)
-
-
-def _payload_json(event: Event) -> str:
-    if _C_ENCODER is not None:
-        return "".join(_C_ENCODER(payload(event), 0))
-    return _ENCODER.encode(payload(event))  # pragma: no cover - CPython has the C encoder
-
-
 def game_hash(report: GameReport) -> str:
     """SHA-256 of the game's canonical content: events (no positions) and violations.
 
     The file it came from, its line ends and its layout do not count.
     """
-    return _digest(report, [_payload_json(e) for e in report.events])
+    return _digest(report, [payload_json(e) for e in report.events])
 
 
 def _digest(report: GameReport, payloads: Sequence[str]) -> str:
@@ -405,7 +386,7 @@ class GameStore:
             raise InputError(f"{first or report.source}: a game with syntax errors is not stored")
         status = status_of(report)
         events = report.events
-        payloads = [_payload_json(e) for e in events]
+        payloads = [payload_json(e) for e in events]
         digest = _digest(report, payloads)
         setup = events[0] if events and isinstance(events[0], GameStarted) else None
         if setup is not None:
@@ -619,22 +600,9 @@ def _first(row: tuple[Any, ...]) -> Any:
 
 
 def _stored_game(row: dict[str, Any]) -> StoredGame:
-    return StoredGame(
-        id=row["id"],
-        hash=row["hash"],
-        source=row["source"],
-        source_line=row["source_line"],
-        source_game=row["source_game"],
-        tags=tuple(json.loads(row["tags"] or "{}").items()),
-        variant=row["variant"],
-        swimmers=tuple(json.loads(row["swimmers"] or "[]")),
-        status=row["status"],
-        winner=row["winner"],
-        rounds=row["rounds"],
-        events=row["events"],
-        violations=row["violations"],
-        imported_at=row["imported_at"],
-    )
+    tags = tuple(json.loads(row["tags"] or "{}").items())
+    swimmers = tuple(json.loads(row["swimmers"] or "[]"))
+    return StoredGame(**{**row, "tags": tags, "swimmers": swimmers})
 
 
 def _check_file(path: Path) -> None:
@@ -655,12 +623,3 @@ def _check_file(path: Path) -> None:
             f"{path} is not an SQLite database (it does not start like one); "
             "refusing to touch it: give another --db"
         )
-
-
-def iter_stored(
-    store: GameStore, ids: Iterable[str]
-) -> Iterator[tuple[StoredGame, Sequence[Event]]]:
-    """Each game of ``ids`` (prefixes allowed) with its events, for export."""
-    for ref in ids:
-        game = store.game(ref)
-        yield game, store.events(game.id)

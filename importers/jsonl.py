@@ -45,7 +45,7 @@ from getbit_events.record import (
     RecordedTag,
     Violation,
 )
-from getbit_events.serialize import event_from_wire, event_to_wire
+from getbit_events.serialize import MAX_TEXT, event_from_wire, event_to_wire
 
 __all__ = [
     "MAX_DEPTH",
@@ -101,10 +101,12 @@ def iter_jsonl(stream: IO[bytes], source: str) -> Iterator[RecordedGame]:
         pos = SourcePos(source, number, 1)
         if data is not None:
             tag, game_id = data.get("type"), data.get("game")
-            if not isinstance(game_id, str) or not game_id:
-                shown = json.dumps(game_id, ensure_ascii=False)[:40]
+            if not isinstance(game_id, str) or not 0 < len(game_id) <= MAX_TEXT:
                 error = Violation(
-                    "syntax", f"'game' is the game's id, a non-empty text, not {shown}", pos
+                    "syntax",
+                    f"'game' is the game's id, a text of 1 to {MAX_TEXT} characters, "
+                    f"not {_short(game_id)}",
+                    pos,
                 )
                 if game is not None and (tag == "game-started" or game.ended is not None):
                     yield game.finish()  # a new game begins here, broken: not the last one's
@@ -121,15 +123,15 @@ def iter_jsonl(stream: IO[bytes], source: str) -> Iterator[RecordedGame]:
                 game = _Game(source, index, game_id, pos)
                 error = Violation(
                     "syntax",
-                    f"game {game_id!r} starts with {json.dumps(tag)}; a game's first event "
+                    f"game {_short(game_id)} starts with {_short(tag)}; a game's first event "
                     "is game-started",
                     pos,
                 )
             elif game_id != game.id:
                 error = Violation(
                     "syntax",
-                    f"an event for game {game_id!r} inside game {game.id!r}: a log holds each "
-                    "game's events together, game-started first",
+                    f"an event for game {_short(game_id)} inside game {_short(game.id)}: "
+                    "a log holds each game's events together, game-started first",
                     pos,
                 )
         if error is not None:
@@ -182,6 +184,12 @@ def _objects(
             yield number, None, _syntax(source, number, column, reason)
         else:
             yield number, data, None
+
+
+def _short(value: object) -> str:
+    """A value as JSON for a message, cut short when it is long."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _syntax(source: str, line: int, column: int, message: str) -> Violation:
@@ -276,11 +284,11 @@ class _Game:
         if self.errors:
             return  # the game is spoilt; one clear error beats a cascade
         seq = data.get("seq")
-        if seq != self.next_seq:
+        if type(seq) is not int or seq != self.next_seq:
             self.error(
                 Violation(
                     "syntax",
-                    f"seq {json.dumps(seq)} where seq {self.next_seq} comes next: the game's "
+                    f"seq {_short(seq)} where seq {self.next_seq} comes next: the game's "
                     "events are out of sequence or one is missing",
                     pos,
                 )

@@ -10,6 +10,7 @@ a player (R9). Definitions of every number are in ``docs/reports.md``.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import combinations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -324,14 +325,12 @@ def summarise(
                     p.swimmer_games += 1
                 p.swimmer_rows.append(r)
         result = sorted(ranks.items())
-        for i, (a, rank_a) in enumerate(result):
-            for b, rank_b in result[i + 1 :]:
-                tally = pairs.get((a, b))
-                if tally is None:
-                    tally = pairs[(a, b)] = [0, 0, 0]
-                tally[0] += 1
-                tally[1] += rank_a < rank_b
-                tally[2] += rank_b < rank_a
+        for (a, rank_a), (b, rank_b) in combinations(result, 2):
+            tally = pairs.get((a, b))
+            if tally is None:
+                tally = pairs[(a, b)] = [0, 0, 0]
+            tally[0] += 1
+            tally[1 if rank_a < rank_b else 2] += 1  # ranks in a game never tie
         rated.append(result)
         if history:
             game_ids.append(first[GAME_ID])

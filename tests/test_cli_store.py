@@ -129,7 +129,7 @@ BAD_FILES = {
     "list.jsonl": (b"[1, 2]\n", ":1:1: expected a JSON object"),
     "unknown.jsonl": (
         b'{"type":"game-begun","v":1,"game":"g","seq":1,"round":0}\n',
-        ":1:1: game 'g' starts with \"game-begun\"",
+        ':1:1: game "g" starts with "game-begun"',
     ),
     "missing-column.csv": (
         b"round,Ann,Bob,Cid,Dee\n1,1,2,3\n",

@@ -170,9 +170,19 @@ BAD_LINES = {
         "seq 9 where seq 5 comes next",
         1,
     ),
+    "seq not a number": (
+        lambda obj, raw: json.dumps({**obj, "seq": True}) + "\n",
+        "seq true where seq 5 comes next",
+        1,
+    ),
+    "enormous game id": (
+        lambda obj, raw: json.dumps({**obj, "game": "g" * 2000}) + "\n",
+        "'game' is the game's id, a text of 1 to 1000 characters, not \"ggggg",
+        1,
+    ),
     "another game": (
         lambda obj, raw: json.dumps({**obj, "game": "g7"}) + "\n",
-        "an event for game 'g7' inside game 'g1'",
+        'an event for game "g7" inside game "g1"',
         1,
     ),
     "enormous field": (
@@ -188,7 +198,7 @@ BAD_LINES = {
     "NUL byte": (lambda obj, raw: raw[:10] + "\0" + raw[10:], "a NUL byte", 11),
     "missing game id": (
         lambda obj, raw: json.dumps({k: v for k, v in obj.items() if k != "game"}) + "\n",
-        "'game' is the game's id, a non-empty text, not null",
+        "'game' is the game's id, a text of 1 to 1000 characters, not null",
         1,
     ),
 }
@@ -230,7 +240,7 @@ def test_a_game_must_start_with_game_started() -> None:
     text = _text(games[0]) + _text(games[1][3:]) + _text(games[2])
     reports = _reports(text)
     assert [r.readable for r in reports] == [True, False, True]
-    assert "game 'g1' starts with \"card-chosen\"" in reports[1].violations[0].message
+    assert 'game "g1" starts with "card-chosen"' in reports[1].violations[0].message
 
 
 def test_crlf_line_ends_and_a_byte_order_mark_are_fine() -> None:
@@ -282,4 +292,6 @@ def test_a_broken_game_started_does_not_spoil_the_game_before() -> None:
     games[1][0]["game"] = 7
     reports = _reports("".join(_text(g) for g in games))
     assert [r.readable for r in reports] == [True, False, True]
-    assert "'game' is the game's id, a non-empty text, not 7" in str(reports[1].violations[0])
+    assert "'game' is the game's id, a text of 1 to 1000 characters, not 7" in str(
+        reports[1].violations[0]
+    )

@@ -204,3 +204,12 @@ def test_the_docs_example_is_a_valid_log() -> None:
     again = validate_game(short)
     strip = [attrs.evolve(e, pos=None) for e in report.events]
     assert [attrs.evolve(e, pos=None) for e in again.events] == strip
+
+
+def test_payload_json_is_compact_json_of_the_payload() -> None:
+    from getbit_events.serialize import payload_json
+
+    event = CardsRevealed(3, (('Zoë "x" \\ <script>', 4), ("=cmd()", None)))
+    text = payload_json(event)
+    assert text == json.dumps(payload(event), ensure_ascii=False, separators=(",", ":"))
+    assert text == '{"cards":[["Zoë \\"x\\" \\\\ <script>",4],["=cmd()",null]]}'
