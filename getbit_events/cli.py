@@ -77,7 +77,7 @@ def _render(report: GameReport) -> None:
 
 @app.command()
 def validate(
-    paths: Annotated[list[Path], typer.Argument(help="GBN files, or folders of them")],
+    paths: Annotated[list[Path], typer.Argument(help="record files (.gbn, .jsonl, .csv), or folders of them")],
     as_json: Annotated[
         bool, typer.Option("--json", help="One JSON object per game, for programs")
     ] = False,
@@ -169,12 +169,14 @@ def _simulate_jsonl(played: Iterator[list[Event]], seed: int, output: Path | Non
 
 
 # Each group of commands lives in its own module and registers itself here.
-for _module in ("cli_store", "cli_replay", "cli_stats"):
-    try:
-        _register = __import__(f"getbit_events.{_module}", fromlist=["register"]).register
-    except ModuleNotFoundError:
-        continue
-    _register(app)
+def _register_commands() -> None:
+    from getbit_events import cli_replay, cli_stats, cli_store
+
+    for module in (cli_store, cli_replay, cli_stats):
+        module.register(app)
+
+
+_register_commands()
 
 
 def _ascii_out() -> bool:

@@ -30,6 +30,7 @@ __all__ = ["register"]
 
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 DB_SUFFIXES = (".db", ".sqlite", ".sqlite3")
+_DB_HELP = "the store file (default: $GETBIT_DB, else ./getbit.db)"
 
 
 def _consoles() -> tuple[Console, Console]:
@@ -149,7 +150,7 @@ def stats_command(
     ] = None,
     db: Annotated[
         Path | None,
-        typer.Option("--db", envvar="GETBIT_DB", help="the game store [default: getbit.db]"),
+        typer.Option("--db", envvar="GETBIT_DB", help=_DB_HELP),
     ] = None,
     player: Annotated[
         list[str] | None,
@@ -238,7 +239,7 @@ def report_command(
     ] = None,
     db: Annotated[
         Path | None,
-        typer.Option("--db", envvar="GETBIT_DB", help="the game store [default: getbit.db]"),
+        typer.Option("--db", envvar="GETBIT_DB", help=_DB_HELP),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON object, for programs")] = False,
 ) -> None:
@@ -287,6 +288,9 @@ def _file_game(path: Path, number: int | None) -> tuple[str, Sequence[Event], in
     if not 1 <= n <= len(games):
         raise InputError(f"{path}: holds {len(games)} games; there is no game {n}")
     report = validate_game(games[n - 1])
+    if not report.events:  # a syntax error or a broken set-up: there is no game to show
+        first = report.violations[0] if report.violations else f"{path}: game {n}"
+        raise InputError(f"{first} (nothing to report: see 'getbit validate')")
     return game_id_of(report), report.events, len(report.violations)
 
 

@@ -7,6 +7,15 @@ with ``rows(game_id, events, status, tags)`` in the same transaction as the
 game's events, so the table can always be rebuilt from the events. When
 ``VERSION`` changes the store rebuilds the table.
 
+Reading it back
+---------------
+Reports read every row of the table and do their own grouping and filtering.
+``GameStore.swimmer_rows()`` (dicts) is enough. A store that also offers
+``swimmer_tuples(columns: Sequence[str]) -> Iterable[tuple]`` (just ``SELECT
+<columns> FROM game_swimmers``: any order, no join, plain tuples) is used
+instead by ``reports.sources.row_tuples``; at 100,000 games that halves the
+time ``getbit stats`` spends reading.
+
 What a row is
 -------------
 One row per swimmer of the starting line, plus one row for the Shark player in

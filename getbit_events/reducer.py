@@ -267,9 +267,23 @@ def replay(events: Iterable[Event]) -> Iterator[GameState]:
 
 
 def fold(events: Iterable[Event], state: GameState | None = None) -> GameState:
-    """The state after all ``events`` (optionally continuing from ``state``)."""
-    for event in events:
-        state = apply(state, event)
+    """The state after all ``events`` (optionally continuing from ``state``).
+
+    Folds into one private holder and takes a single snapshot at the end.
+    """
+    stream = iter(events)
     if state is None:
-        raise ValueError("no events to fold")
-    return state
+        first = next(stream, None)
+        if first is None:
+            raise ValueError("no events to fold")
+        if not isinstance(first, GameStarted):
+            raise ValueError(f"a game must start with game-started, not {first.TYPE}")
+        state = initial_state(first)
+    fields = state.__dict__.copy()
+    handlers = _HANDLERS
+    for event in stream:
+        if type(event) is GameStarted:
+            fields = initial_state(event).__dict__.copy()
+        else:
+            handlers[type(event)](fields, event)
+    return _snapshot(fields)

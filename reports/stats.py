@@ -10,8 +10,9 @@ a player (R9). Definitions of every number are in ``docs/reports.md``.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations
 from collections.abc import Iterable, Mapping
+from itertools import combinations
+from operator import itemgetter
 from typing import Any
 
 import attrs
@@ -215,11 +216,10 @@ class _Player:
         self.streak = [0, 0, 0]
 
     def totals(self) -> dict[str, int]:
-        """The read-model counts added up over the player's rows."""
-        swimmer = [sum(c) for c in zip(*(r[SWIMMER_START:SWIMMER_END] for r in self.swimmer_rows),
-                                       strict=True)] or [0] * len(SWIMMER_SUMS)
-        shark = [sum(c) for c in zip(*(r[SHARK_START:SHARK_END] for r in self.shark_rows),
-                                     strict=True)] or [0] * len(SHARK_SUMS)
+        """The read-model counts added up over the player's rows (column by column)."""
+        swimmer = [sum(map(itemgetter(i), self.swimmer_rows))
+                   for i in range(SWIMMER_START, SWIMMER_END)]
+        shark = [sum(map(itemgetter(i), self.shark_rows)) for i in range(SHARK_START, SHARK_END)]
         return dict(zip((*SWIMMER_SUMS, *SHARK_SUMS), swimmer + shark, strict=True))
 
     def result(self, won: bool) -> None:

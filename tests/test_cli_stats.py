@@ -315,3 +315,12 @@ def test_names_outside_the_terminal_encoding(tmp_path: Path, args: list[str]) ->
         assert "Zoë" in {p["name"] for p in json.loads(result.stdout)["players"]}
     else:
         assert "Zo?" in result.stdout
+
+
+def test_report_of_a_game_with_no_events(runner: CliRunner, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.gbn"
+    bad.write_text('[Line "Ann, Bob, Cid, Dee"]\n1. Ann one, Bob 2, Cid 3, Dee 4\n', "utf-8")
+    code, out, err = _run(runner, "report", str(bad))
+    assert (code, out) == (2, "")
+    assert "bad.gbn:2:8" in err
+    assert "nothing to report" in err

@@ -7,6 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import drawn_games, simulated_games
 
 from getbit_events.events import Event
 from getbit_events.readmodel import COLUMNS, KEY, STATUSES, game_status, iso_date, rows
@@ -163,3 +166,31 @@ def test_rows_agree_with_a_fold_over_the_states() -> None:
         half = events[-1].round // 2
         cut = [e for e in events if e.round <= half]  # an unfinished record: whole rounds
         assert rows(game_id, cut, "unfinished", {}) == fold_rows(game_id, cut, "unfinished", {})
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(st.one_of(simulated_games(), drawn_games()), st.integers(0, 40))
+def test_rows_and_fold_agree_on_any_legal_game(events: list[Event], stop: int) -> None:
+    """Games drawn card by card from the rules (they shrink to short ones), cut anywhere
+    between rounds: the read model and the fold still agree, and the counts add up."""
+    cut = [e for e in events if e.round <= stop]
+    done = cut == events
+    status = "valid" if done else "unfinished"
+    got = rows("g", cut, status, {})
+    assert got == fold_rows("g", cut, status, {})
+    swimmers = [r for r in got if r["role"] != "shark"]
+    rounds = got[0]["rounds"]
+    # every round ends with one swimmer at the front; at the back unless one is left
+    assert sum(r["rounds_front"] for r in swimmers) == rounds
+    assert sum(r["rounds_back"] for r in swimmers) in (rounds, rounds - 1)
+    for r in swimmers:
+        plays = sum(r[f"plays_{v}"] for v in range(1, 8))
+        assert r["tied_plays"] + r["moved_plays"] == plays
+        assert plays + r["blank_plays"] >= r["rounds_survived"]
+        assert r["bites_taken"] <= r["limbs_lost"] <= 4
+    if done:
+        assert [r["won"] for r in got].count(1) >= 1  # someone won: a swimmer, team or Shark

@@ -239,3 +239,27 @@ def test_alias_chains_and_loops_end() -> None:
 def test_nothing_selected() -> None:
     report = build_report([])
     assert (report.games_included, report.players, report.latest_game) == (0, (), None)
+
+
+def test_a_store_that_hands_out_tuples_gives_the_same_report() -> None:
+    from collections.abc import Sequence
+
+    from reports.columns import as_tuples
+    from reports.sources import row_tuples
+    from reports.stats import report_from_tuples
+
+    class Dicts:
+        def swimmer_rows(self, **filters: Any) -> list[Any]:
+            return ROWS
+
+    class Tuples(Dicts):
+        asked: Sequence[str] = ()
+
+        def swimmer_tuples(self, columns: Sequence[str]) -> list[tuple[Any, ...]]:
+            self.asked = columns
+            return [tuple(r[c] for c in columns) for r in reversed(ROWS)]  # any order
+
+    fast = Tuples()
+    assert list(row_tuples(Dicts())) == list(as_tuples(ROWS))
+    assert report_from_tuples(row_tuples(fast)) == build_report(ROWS)
+    assert "player_key" in fast.asked
