@@ -77,7 +77,9 @@ def _render(report: GameReport) -> None:
 
 @app.command()
 def validate(
-    paths: Annotated[list[Path], typer.Argument(help="record files (.gbn, .jsonl, .csv), or folders of them")],
+    paths: Annotated[
+        list[Path], typer.Argument(help="record files (.gbn, .jsonl, .csv), or folders of them")
+    ],
     as_json: Annotated[
         bool, typer.Option("--json", help="One JSON object per game, for programs")
     ] = False,

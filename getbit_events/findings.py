@@ -1,0 +1,88 @@
+"""What a validator walk finds: the codes it may report and the collector of findings.
+
+Shared by the validator's parts (``setup``, ``outcomes``, ``validate``) so each
+reports violations the same way: code, message citing the ruling, position and
+round.
+"""
+
+from __future__ import annotations
+
+from getbit_events.events import Event, SourcePos
+from getbit_events.record import RecordedGame, RecordedTag, Violation
+
+__all__ = ["CODES", "WARNING_CODES", "Findings"]
+
+#: Every code the validator and the readers report, with what it means.
+CODES: dict[str, str] = {
+    "syntax": "the line does not follow the record format",
+    "duplicate-tag": "a known tag is given twice",
+    "missing-line": "the game has no Line tag",
+    "bad-name": "a swimmer or player name is empty or holds a character names cannot hold",
+    "duplicate-name": "two swimmers have the same name (ignoring case)",
+    "bad-tag-value": "a known tag has a value it cannot take",
+    "bad-setup": "the set-up is not one the rules allow (R2)",
+    "round-number": "a round is numbered out of sequence",
+    "unknown-swimmer": "a name that is not in the game",
+    "not-in-game": "a swimmer plays or is named after it was devoured",
+    "duplicate-play": "a swimmer (or the Shark) plays twice in one round",
+    "missing-play": "a swimmer still in the game (or the Shark) plays no card (R3, R11)",
+    "card-not-in-hand": "a card that is not in the swimmer's hand (R1, R3, R11)",
+    "automaton-repeat": "the automaton turns a card already turned since it reshuffled (R9)",
+    "no-card-claimed": "a swimmer records no card while it holds cards (R15)",
+    "wrong-card-kind": "a swimmer plays a Shark card, or the Shark a number",
+    "shark-round-1": "the Shark plays a card in round 1 (R5)",
+    "wrong-bite": "a bite on the wrong swimmer, or where none happens (R5, R6, R8, R11, R12)",
+    "wrong-limb": "a bite takes a limb the rules do not allow (R6, R11)",
+    "wrong-out": "a swimmer recorded as devoured that was not (R6, R8)",
+    "wrong-miss": "a miss recorded where the Shark card hit, or none recorded where it missed",
+    "wrong-hunger": "the Shark's hunger tokens after the round differ from the rules (R12)",
+    "wrong-discard": "Exhaustion discards differ from the rules (R11)",
+    "wrong-refresh": "the swimmers that took their cards back differ from the rules (R7)",
+    "wrong-line": "the line at the end of the round differs from the rules (R4, R6)",
+    "duplicate-outcome": "an outcome is stated twice in one round",
+    "shark-only": "an outcome of the shark variant in another variant",
+    "round-after-end": "a round recorded after the game ended (R17)",
+    "wrong-winner": "the Winner tag is not the rules' winner, or the game is unfinished (R17)",
+}
+
+WARNING_CODES: dict[str, str] = {
+    "any-limb-default": "an any-limb bite states no limb; the first limb left was taken",
+}
+
+
+class Findings:
+    """One game's walk: what was found so far, and the facts messages refer to."""
+
+    def __init__(self, game: RecordedGame) -> None:
+        self.game = game
+        self.violations: list[Violation] = []
+        self.warnings: list[Violation] = []
+        self.events: list[Event] = []
+        self.canon: dict[str, str] = {}
+        self.winner_tag: RecordedTag | None = None
+        self.round = 0
+        self.played_in: dict[tuple[str, object], int] = {}
+        self.lost_in: dict[tuple[str, str], int] = {}
+        self.devoured_in: dict[str, int] = {}
+
+    def flag(
+        self,
+        code: str,
+        message: str,
+        pos: SourcePos,
+        rule: str | None = None,
+        *,
+        in_round: bool = True,
+    ) -> None:
+        """Record a violation; ``in_round=False`` for set-up and tag errors."""
+        text = f"{message} ({rule})" if rule else message
+        self.violations.append(
+            Violation(code, text, pos, self.round if in_round else None, rule)
+        )
+
+    def name_of(self, raw: str, pos: SourcePos) -> str | None:
+        """The swimmer ``raw`` names (ignoring case), or None after flagging it."""
+        name = self.canon.get(raw.casefold())
+        if name is None:
+            self.flag("unknown-swimmer", f"{raw} is not a swimmer in this game", pos)
+        return name
