@@ -12,7 +12,6 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-from getbit_events.errors import InputError
 from getbit_events.events import SourcePos
 from getbit_events.record import RecordedGame, RecordedPlay, RecordedRound, RecordedTag, Violation
 from getbit_events.rules import SHARK_CARDS
@@ -25,15 +24,9 @@ _SHARK = frozenset(SHARK_CARDS)
 
 def read_csv_file(path: str | Path, source: str | None = None) -> list[RecordedGame]:
     """Every game of a CSV file (InputError when it cannot be read as UTF-8 text)."""
-    from importers.gbn import decode
+    from importers.gbn import read_text
 
-    path = Path(path)
-    name = source if source is not None else str(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
-    return read_csv(decode(data, name), name)
+    return read_csv(*read_text(path, source))
 
 
 def read_csv(text: str, source: str = "<text>") -> list[RecordedGame]:

@@ -36,7 +36,7 @@ from getbit_events.reducer import apply
 from getbit_events.rules import LIMBS, SHARK_CARDS
 from getbit_events.state import GameState
 
-__all__ = ["decode", "iter_gbn", "read_gbn", "read_gbn_file", "write_gbn"]
+__all__ = ["decode", "iter_gbn", "read_gbn", "read_gbn_file", "read_text", "write_gbn"]
 
 _TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(?:#.*)?$')
 _ROUND = re.compile(r"(\d{1,9})\s*\.")
@@ -69,15 +69,20 @@ def decode(data: bytes, source: str) -> str:
     return text
 
 
-def read_gbn_file(path: str | Path, source: str | None = None) -> list[RecordedGame]:
-    """Read every game of a GBN file (raises InputError when it is not readable text)."""
+def read_text(path: str | Path, source: str | None = None) -> tuple[str, str]:
+    """A record file's text and the name errors give it (InputError if it is not text)."""
     path = Path(path)
     name = source if source is not None else str(path)
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
-    return read_gbn(decode(data, name), name)
+    return decode(data, name), name
+
+
+def read_gbn_file(path: str | Path, source: str | None = None) -> list[RecordedGame]:
+    """Read every game of a GBN file (raises InputError when it is not readable text)."""
+    return read_gbn(*read_text(path, source))
 
 
 def read_gbn(text: str, source: str = "<text>") -> list[RecordedGame]:
