@@ -69,11 +69,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from getbit_events.events import (
+    CardChosen,
     CardsDiscarded,
     CardsRevealed,
     CardsTakenBack,
@@ -151,6 +151,11 @@ COLUMNS: dict[str, str] = {
 }
 
 _LIMBS = 4
+# Where each count sits in a swimmer's list of counts (``_COUNTS`` order).
+(_BITES, _LIMBS_LOST, _DEVOURED, _SURVIVED) = range(4)
+_PLAYS = _COUNTS.index("plays_1") - 1  # plays of value v at _PLAYS + v
+(_BLANK, _TIED, _MOVED, _FRONT, _BACK, _TAKE_BACKS, _DISCARDED, _SHARK_CARDS, _SHARK_BITES,
+ _SHARK_EXHAUSTIONS, _SHARK_MISSES) = (_COUNTS.index(c) for c in _COUNTS[_PLAYS + 8:])
 _DATE = re.compile(r"(\d{4})[-./](\d{1,2})[-./](\d{1,2})")
 
 
@@ -199,8 +204,10 @@ def rows(
     for player, team in setup.teams:
         for s in team:
             owner[s] = player
-    acc: dict[str, Counter[str]] = {s: Counter() for s in setup.line}
-    shark: Counter[str] = Counter()
+    width = len(_COUNTS)
+    acc: dict[str, list[int]] = {s: [0] * width for s in setup.line}
+    shark = [0] * width
+    shark_variant = setup.variant == "shark"
     hunger = setup.hunger
     line = list(setup.line)
     ended: GameEnded | None = None
@@ -209,11 +216,11 @@ def rows(
 
     def close_round() -> None:
         for s in line:  # the line at the end of the round
-            acc[s]["rounds_survived"] += 1
+            acc[s][_SURVIVED] += 1
         if line:
-            acc[line[0]]["rounds_front"] += 1
+            acc[line[0]][_FRONT] += 1
         if len(line) >= 2:
-            acc[line[-1]]["rounds_back"] += 1
+            acc[line[-1]][_BACK] += 1
 
     for e in events[1:]:
         if e.round != current:
@@ -221,41 +228,47 @@ def rows(
                 close_round()
             current = e.round
             rounds = max(rounds, current)
+        if isinstance(e, CardChosen):  # the commonest event counts nothing
+            continue
         if isinstance(e, CardsRevealed):
-            seen = Counter(v for _, v in e.cards if v is not None)
-            for s, v in e.cards:
+            cards = e.cards
+            shown = [v for _, v in cards if v is not None]
+            for s, v in cards:
                 a = acc[s]
                 if v is None:
-                    a["blank_plays"] += 1
+                    a[_BLANK] += 1
                     continue
-                a[f"plays_{v}"] += 1
-                if seen[v] > 1:  # R4: equal values tie
-                    a["tied_plays"] += 1
+                a[_PLAYS + v] += 1
+                if shown.count(v) > 1:  # R4: equal values tie
+                    a[_TIED] += 1
         elif isinstance(e, SwimmerMoved):
+            who = e.who
             if e.why == "card":
-                acc[e.who]["moved_plays"] += 1
-            line.remove(e.who)
-            line.insert(0, e.who)
+                acc[who][_MOVED] += 1
+            line.remove(who)
+            line.insert(0, who)
         elif isinstance(e, SwimmerBitten):
-            acc[e.who]["bites_taken"] += 1
-            acc[e.who]["limbs_lost"] += 1
-            if setup.variant == "shark":
-                shark["shark_bites"] += 1
+            a = acc[e.who]
+            a[_BITES] += 1
+            a[_LIMBS_LOST] += 1
+            if shark_variant:
+                shark[_SHARK_BITES] += 1
         elif isinstance(e, SwimmerDevoured):
-            acc[e.who]["devoured"] = 1
-            acc[e.who]["limbs_lost"] = _LIMBS  # R6, R8: devoured has no limbs
-            if e.who in line:
-                line.remove(e.who)
+            who = e.who
+            acc[who][_DEVOURED] = 1
+            acc[who][_LIMBS_LOST] = _LIMBS  # R6, R8: devoured has no limbs
+            if who in line:
+                line.remove(who)
         elif isinstance(e, CardsTakenBack):
-            acc[e.who]["take_backs"] += 1
+            acc[e.who][_TAKE_BACKS] += 1
         elif isinstance(e, CardsDiscarded):
-            shark["shark_exhaustions"] += 1
+            shark[_SHARK_EXHAUSTIONS] += 1
             for s, _ in e.cards:
-                acc[s]["discarded"] += 1
+                acc[s][_DISCARDED] += 1
         elif isinstance(e, SharkCardPlayed):
-            shark["shark_cards"] += 1
+            shark[_SHARK_CARDS] += 1
         elif isinstance(e, HungerLost):
-            shark["shark_misses"] += 1
+            shark[_SHARK_MISSES] += 1
             hunger = e.left
         elif isinstance(e, GameEnded):
             ended = e
@@ -265,53 +278,36 @@ def rows(
     players = {owner[s] for s in setup.line if s != setup.automaton}
     if setup.shark is not None:
         players.add(setup.shark)
-    common: dict[str, Any] = {
-        "game_id": game_id,
-        "status": status,
-        "variant": setup.variant,
-        "memory": int(setup.memory),
-        "swimmers": len(setup.line),
-        "players": len(players),
-        "date": iso_date(_tag(tags, "Date")),
-        "tags": json.dumps(dict(tags), ensure_ascii=False),
-        "rounds": rounds,
-        "end_reason": ended.why if ended else None,
-        "winner": ended.winner if ended else None,
-    }
+    common = (
+        status,
+        setup.variant,
+        int(setup.memory),
+        len(setup.line),
+        len(players),
+        iso_date(_tag(tags, "Date")),
+        json.dumps(dict(tags), ensure_ascii=False),
+        rounds,
+        ended.why if ended else None,
+        ended.winner if ended else None,
+    )
     ranking = ended.ranking if ended else ()
 
-    def result(name: str) -> dict[str, Any]:
+    def result(name: str) -> tuple[int | None, int | None]:
         if ended is None:
-            return {"rank": None, "won": None}
+            return None, None
         rank = ranking.index(name) + 1 if name in ranking else None
-        return {"rank": rank, "won": int(ended.winner == name)}
+        return rank, int(ended.winner == name)
 
     out: list[dict[str, Any]] = []
     for place, s in enumerate(setup.line, 1):
         player = owner[s]
-        row = dict(common)
-        row.update(
-            swimmer=s,
-            name=player,
-            player_key=player.casefold(),
-            role="automaton" if s == setup.automaton else "swimmer",
-            start_place=place,
-            **result(player),
-        )
-        row.update({k: acc[s][k] for k in _COUNTS})
-        row["hunger_left"] = None
-        out.append({c: row[c] for c in COLUMNS})
+        role = "automaton" if s == setup.automaton else "swimmer"
+        own: tuple[Any, ...] = (game_id, s, player, player.casefold(), role)
+        end = (place, *result(player), *acc[s], None)
+        out.append(dict(zip(COLUMNS, (*own, *common, *end), strict=True)))
     if setup.shark is not None:
-        row = dict(common)
-        row.update(
-            swimmer=setup.shark,
-            name=setup.shark,
-            player_key=setup.shark.casefold(),
-            role="shark",
-            start_place=None,
-            **result(setup.shark),
-        )
-        row.update({k: shark[k] for k in _COUNTS})
-        row["hunger_left"] = hunger
-        out.append({c: row[c] for c in COLUMNS})
+        name = setup.shark
+        own = (game_id, name, name, name.casefold(), "shark")
+        end = (None, *result(name), *shark, hunger)
+        out.append(dict(zip(COLUMNS, (*own, *common, *end), strict=True)))
     return out
