@@ -63,13 +63,13 @@ def _change_swimmer(d: _Fields, name: str, **changes: Any) -> None:
 
 
 def _chosen(d: _Fields, e: CardChosen) -> None:
-    if d["round"] != e.round:
-        d["round"] = e.round
-        d["chosen"] = (e.who,)
-        d["revealed"] = ()
-        d["shark_card"] = None
-    else:
-        d["chosen"] = (*d["chosen"], e.who)
+    if d["phase"] == "choose":
+        d["chosen"] += (e.who,)
+        return
+    d["round"] = e.round
+    d["chosen"] = (e.who,)
+    d["revealed"] = ()
+    d["shark_card"] = None
     d["phase"] = "choose"
 
 
@@ -253,16 +253,18 @@ def replay(events: Iterable[Event]) -> Iterator[GameState]:
     if not isinstance(first, GameStarted):
         raise ValueError(f"a game must start with game-started, not {first.TYPE}")
     fields = initial_state(first).__dict__.copy()
-    new, set_, cls, handlers = _new, _set, GameState, _HANDLERS
+    copy = fields.copy
+    new, set_, cls, handler = _new, _set, GameState, _HANDLERS.get
     state = new(cls)
-    set_(state, "__dict__", fields.copy())
+    set_(state, "__dict__", copy())
     yield state
     for event in stream:
-        if type(event) is GameStarted:
+        apply_event = handler(type(event), None)
+        if apply_event is None:
             raise ValueError("a game's events hold one game-started, at the start")
-        handlers[type(event)](fields, event)
+        apply_event(fields, event)
         state = new(cls)
-        set_(state, "__dict__", fields.copy())
+        set_(state, "__dict__", copy())
         yield state
 
 
