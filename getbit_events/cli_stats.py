@@ -15,7 +15,7 @@ import json
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -25,6 +25,10 @@ from getbit_events.errors import GetbitError, InputError
 from getbit_events.events import Event
 from getbit_events.rules import VARIANTS
 from getbit_events.validate import GameReport, validate_game
+
+if TYPE_CHECKING:
+    from reports.selection import Aliases, Filters
+    from reports.stats import StatsReport
 
 __all__ = ["register"]
 
@@ -107,15 +111,16 @@ def _from_files(paths: Sequence[Path]) -> _Loaded:
     return loaded
 
 
-def _from_store(db: Path | None) -> _Loaded:
+def _store_report(
+    db: Path | None, filters: Filters, aliases: Aliases, history: bool
+) -> tuple[_Loaded, StatsReport]:
     from getbit_events.sqlite_store import GameStore
-    from reports.sources import row_tuples
+    from reports.totals import store_report
 
     loaded = _Loaded()
     loaded.db = _store_path(db)
     with GameStore(loaded.db) as store:
-        loaded.rows = list(row_tuples(store))
-    return loaded
+        return loaded, store_report(store, filters, aliases, history)
 
 
 def _write(path: Path, text: str) -> None:
@@ -197,13 +202,16 @@ def stats_command(
             raise InputError(f"--variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
         filters = Filters.make(player or (), variant, swimmers, since, until, tag or ())
         aliases = Aliases.make(alias or ())
-        loaded = _from_files(paths) if paths else _from_store(db)
+        if paths:
+            loaded = _from_files(paths)
+            report = report_from_tuples(
+                loaded.rows, filters, aliases, history=html_path is not None,
+                unreadable=len(loaded.unreadable),
+            )
+        else:
+            loaded, report = _store_report(db, filters, aliases, html_path is not None)
         for problem in loaded.problems:
             err.print(escape(problem))
-        report = report_from_tuples(
-            loaded.rows, filters, aliases, history=html_path is not None,
-            unreadable=len(loaded.unreadable),
-        )
         if as_json:
             _print_json(report_json(report))
         elif csv_path is not None:

@@ -12,9 +12,16 @@ Reading it back
 Reports read every row of the table and do their own grouping and filtering.
 ``GameStore.swimmer_rows()`` (dicts) is enough. A store that also offers
 ``swimmer_tuples(columns: Sequence[str]) -> Iterable[tuple]`` (just ``SELECT
-<columns> FROM game_swimmers``: any order, no join, plain tuples) is used
-instead by ``reports.sources.row_tuples``; at 100,000 games that halves the
-time ``getbit stats`` spends reading.
+<columns> FROM game_swimmers``, in the order stored, plain tuples) is used
+instead by ``reports.sources.row_tuples``.
+
+Totals
+------
+The end of this module is a second read model built from those rows: what a
+report adds up (``Tally``: per player, spelling, pair, status) and what it
+works out in date order (``Standings``: ratings and streaks), kept by the store
+as games arrive (tables ``TOTALS``) so that a report over every game, or one
+player's, reads a few hundred rows (``reports.totals``).
 
 What a row is
 -------------
@@ -72,6 +79,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import attrs
+from openskill.models import PlackettLuce
+
 from getbit_events.events import (
     CardChosen,
     CardsDiscarded,
@@ -90,17 +100,26 @@ from getbit_events.events import (
 __all__ = [
     "COLUMNS",
     "KEY",
+    "PLAYER_COUNTS",
     "ROLES",
+    "STANDING",
     "STATUSES",
+    "SUMS",
     "TABLE",
+    "TOTALS",
     "VERSION",
+    "Result",
+    "Standings",
+    "Tally",
+    "Totals",
     "game_status",
     "iso_date",
+    "order_key",
     "rows",
 ]
 
 #: Bump when a column is added or a count changes meaning: the store rebuilds the table.
-VERSION = 1
+VERSION = 2
 TABLE = "game_swimmers"
 KEY: tuple[str, str] = ("game_id", "swimmer")
 ROLES: tuple[str, ...] = ("swimmer", "automaton", "shark")
@@ -311,3 +330,192 @@ def rows(
         end = (None, *result(name), *shark, hunger)
         out.append(dict(zip(COLUMNS, (*own, *common, *end), strict=True)))
     return out
+
+
+# -- player totals and standings -------------------------------------------------
+# What a report sums over the rows, kept per player by the store as games arrive
+# (``docs/store.md``), so a report reads a few hundred totals instead of every row.
+
+#: The counts a player's rows add up (swimmer rows and Shark rows alike: each
+#: row has 0 in the other kind's counts, and ``hunger_left`` is 0 off the Shark).
+SUMS: tuple[str, ...] = (*_COUNTS, "hunger_left")
+_FIRST_SUM = list(COLUMNS).index(_COUNTS[0])
+
+
+#: A valid game for :class:`Standings`: its order key, first row, players' results.
+Result = tuple[str, tuple[Any, ...], list[tuple[str, int, int]]]
+#: Columns of the totals tables (SQLite types) and their primary keys.
+PLAYER_COUNTS = ("games", "wins", "dated", "swimmer_games", "shark_games", "shark_wins")
+STANDING = ("mu", "sigma", "rated", "win_streak", "loss_streak", "run", "last_order", "last_game")
+TOTALS: dict[str, tuple[dict[str, str], tuple[str, ...]]] = {
+    "player_totals": (
+        {"player_key": "TEXT", "variant": "TEXT", "rank": "INTEGER"}
+        | dict.fromkeys((*PLAYER_COUNTS, *SUMS), "INTEGER"),
+        ("player_key", "variant", "rank"),
+    ),
+    "player_names": (
+        {"player_key": "TEXT", "name": "TEXT", "rows": "INTEGER", "first": "TEXT"},
+        ("player_key", "name"),
+    ),
+    "pair_totals": (
+        {"first": "TEXT", "second": "TEXT"}
+        | dict.fromkeys(("games", "first_ahead", "second_ahead"), "INTEGER"),
+        ("first", "second"),
+    ),
+    "game_totals": (
+        {"status": "TEXT", "variant": "TEXT", "games": "INTEGER", "dated": "INTEGER"},
+        ("status", "variant"),
+    ),
+    "standings": (
+        {"player_key": "TEXT", "mu": "REAL", "sigma": "REAL"}
+        | dict.fromkeys(STANDING[2:6], "INTEGER")
+        | {"last_order": "TEXT", "last_game": "TEXT"},
+        ("player_key",),
+    ),
+}
+
+
+def order_key(date: str | None, seq: int) -> str:
+    """Where a game comes in date order: dated games by date, then undated ones,
+    games of the same date (or undated) in the order ``seq`` they were stored."""
+    return f"0{date}|{seq:012d}" if date is not None else f"1|{seq:012d}"
+
+
+class Tally:
+    """Totals of valid games, added up a game at a time: per player (and variant
+    and rank), per spelling of a name, per pair of players, per status and variant.
+
+    ``add`` takes one game's read-model rows as tuples in ``COLUMNS`` order. The
+    counting is the report's (``reports.stats``): the automaton is no player; a
+    player's first row in a game gives its rank and result; two-player swimmer
+    rows add up.
+    """
+
+    def __init__(self) -> None:
+        # (player_key, variant, rank) -> [games, wins, dated, swimmer_games,
+        # shark_games, shark_wins, *SUMS]
+        self.players: dict[tuple[str, str, int], list[int]] = {}
+        self.names: dict[tuple[str, str], list[Any]] = {}  # -> [rows, first order key]
+        self.pairs: dict[tuple[str, str], list[int]] = {}  # -> [games, first ahead, second ahead]
+        self.games: dict[tuple[str, str], list[int]] = {}  # (status, variant) -> [games, dated]
+        self.results: list[Result] = []
+
+    def add(self, game: Sequence[tuple[Any, ...]], seq: int) -> None:
+        """Count one game, the ``seq``-th stored; a valid game's result, for
+        :class:`Standings`, goes to ``results``: (order key, its first row, the
+        (player key, rank, won) of its players in key order)."""
+        first = game[0]
+        status, variant, date = first[5], first[6], first[10]
+        order = order_key(date, seq)
+        tally = self.games.setdefault((status, variant), [0, 0])
+        tally[0] += 1
+        tally[1] += date is not None
+        if status != "valid":
+            return
+        seen: dict[str, tuple[int, int]] = {}
+        for row in game:
+            role = row[4]
+            if role == "automaton":  # R9: never a player
+                continue
+            key, name = row[3], row[2]
+            spelt = self.names.get((key, name))
+            if spelt is None:
+                self.names[(key, name)] = [1, order]
+            else:
+                spelt[0] += 1
+                spelt[1] = min(spelt[1], order)
+            new = key not in seen
+            if new:
+                seen[key] = (row[16], row[17])
+            sums = self.players.get((key, variant, seen[key][0]))
+            if sums is None:
+                sums = self.players[(key, variant, seen[key][0])] = [0] * (6 + len(SUMS))
+            if new:
+                sums[0] += 1
+                sums[1] += row[17]
+                sums[2] += date is not None
+            if role == "shark":
+                sums[4] += 1
+                sums[5] += row[17]
+            elif new:
+                sums[3] += 1
+            for i, value in enumerate(row[_FIRST_SUM:], 6):
+                if value:
+                    sums[i] += value
+        result = sorted((key, rank, won) for key, (rank, won) in seen.items())
+        for i, (a, rank_a, _) in enumerate(result):
+            for b, rank_b, _ in result[i + 1 :]:
+                pair = self.pairs.get((a, b))
+                if pair is None:
+                    pair = self.pairs[(a, b)] = [0, 0, 0]
+                pair[0] += 1
+                pair[1 if rank_a < rank_b else 2] += 1  # ranks in a game never tie
+        self.results.append((order, first, result))
+
+
+@attrs.frozen
+class Totals:
+    """The totals read model as a store hands it out: rows of its tables.
+
+    ``players``: (player_key, variant, rank, games, wins, dated, swimmer_games,
+    shark_games, shark_wins, *SUMS); ``names``: (player_key, name, rows, first
+    order key); ``pairs``: (first, second, games, first_ahead, second_ahead);
+    ``games``: (status, variant, games, dated), every status; ``places``:
+    (swimmers, start_place, games, wins); ``standings``: (player_key, *the
+    lists of :class:`Standings`); ``latest``: the id of the last valid game in
+    date order.
+    """
+
+    players: list[tuple[Any, ...]]
+    names: list[tuple[Any, ...]]
+    pairs: list[tuple[Any, ...]]
+    games: list[tuple[Any, ...]]
+    places: list[tuple[Any, ...]]
+    standings: list[tuple[Any, ...]]
+    latest: str | None
+
+
+class Standings:
+    """Ratings and streaks, game by game in date order (``order_key``).
+
+    Ratings are openskill's Plackett-Luce, every player a team of one ranked by
+    its finishing place (a game with one player changes no rating); streaks
+    count dated games only. ``players`` maps a player key to [mu, sigma, games
+    rated, longest winning run, longest losing run, current run (+wins /
+    -losses), order key of its last game, that game's id].
+    """
+
+    def __init__(self, players: Mapping[str, Sequence[Any]] | None = None) -> None:
+        self.model = PlackettLuce()
+        self.players: dict[str, list[Any]] = {k: list(v) for k, v in (players or {}).items()}
+
+    def add(self, result: Sequence[tuple[str, int, int]], dated: bool, order: str,
+            game_id: str) -> None:
+        """Fold one valid game's result (from :meth:`Tally.add`) in."""
+        players = self.players
+        for key, _, won in result:
+            p = players.get(key)
+            if p is None:
+                p = players[key] = [None, None, 0, 0, 0, 0, order, game_id]
+            p[6], p[7] = order, game_id
+            if dated:
+                run = p[5]
+                run = (run + 1 if run > 0 else 1) if won else (run - 1 if run < 0 else -1)
+                p[5] = run
+                p[3] = max(p[3], run)
+                p[4] = max(p[4], -run)
+        if len(result) < 2:
+            return
+        model = self.model
+        teams = []
+        for key, _, _ in result:
+            p = players[key]
+            if p[0] is None:
+                teams.append([model.rating(name=key)])
+            else:
+                teams.append([model.rating(mu=p[0], sigma=p[1], name=key)])
+        rated = model.rate(teams, ranks=[float(rank) for _, rank, _ in result])
+        for (key, _, _), [new] in zip(result, rated, strict=True):
+            p = players[key]
+            p[0], p[1] = new.mu, new.sigma
+            p[2] += 1

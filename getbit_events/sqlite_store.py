@@ -9,7 +9,9 @@ Tables (``docs/store.md`` has the columns):
   ``type``, ``version``, ``round``, JSON ``payload``), append-only;
 - ``violations``: what the validator found in invalid games, append-only;
 - ``game_swimmers``: the read model of :mod:`getbit_events.readmodel` (one row
-  per game per swimmer), rebuilt from ``events`` at will, with views over it.
+  per game per swimmer), rebuilt from ``events`` at will, with views over it;
+- the totals read model (``readmodel.TOTALS``: per-player counts, spellings,
+  pairs, games per status, standings), added to with each game.
 
 Schema changes are sqlite-utils migrations, applied when a store is opened.
 Every game is written in its own ``BEGIN IMMEDIATE`` transaction, so a crash
@@ -21,27 +23,38 @@ of its file), so importing it again, from any file, stores nothing.
 from __future__ import annotations
 
 import datetime
-import hashlib
 import itertools
 import json
-import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
-import attrs
 import sqlite_utils
 
 from getbit_events import readmodel
 from getbit_events.errors import InputError, StoreError
 from getbit_events.events import Event, GameStarted
 from getbit_events.serialize import payload_json, trusted_event
+from getbit_events.stored import (
+    DEFAULT_DB,
+    AddResult,
+    RebuildResult,
+    StoredGame,
+    StoredViolation,
+    check_file,
+    default_path,
+    game_hash,
+    status_of,
+)
+from getbit_events.stored import digest as _digest
 from getbit_events.validate import GameReport
 
 __all__ = [
     "DEFAULT_DB",
+    "MIGRATIONS",
     "AddResult",
     "GameStore",
     "RebuildResult",
@@ -51,98 +64,10 @@ __all__ = [
     "game_hash",
 ]
 
-DEFAULT_DB = "getbit.db"
-_HEADER = b"SQLite format 3\x00"
 _ID_LENGTH = 12
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
+_SHARED = 100_000  # events streams() keeps to share, at most
 _APPEND_ONLY = ("games", "events", "violations")
-
-
-def default_path() -> Path:
-    """``$GETBIT_DB`` when set, else ``getbit.db`` in the current folder."""
-    return Path(os.environ.get("GETBIT_DB") or DEFAULT_DB)
-
-
-@attrs.frozen
-class StoredViolation:
-    """One violation kept with an invalid game."""
-
-    line: int
-    column: int
-    round: int | None
-    code: str
-    rule: str | None
-    message: str
-
-    def to_json(self) -> dict[str, Any]:
-        return attrs.asdict(self)
-
-
-@attrs.frozen
-class StoredGame:
-    """One row of ``games``: what the store knows about a game without replaying it."""
-
-    id: str
-    hash: str
-    source: str | None
-    source_line: int | None
-    source_game: int | None
-    tags: tuple[tuple[str, str], ...]
-    variant: str | None
-    swimmers: tuple[str, ...]
-    status: str
-    winner: str | None
-    rounds: int
-    events: int
-    violations: int
-    imported_at: str
-
-    def to_json(self) -> dict[str, Any]:
-        data = attrs.asdict(self)
-        data["tags"] = dict(self.tags)
-        data["swimmers"] = list(self.swimmers)
-        return data
-
-
-@attrs.frozen
-class AddResult:
-    """What :meth:`GameStore.add` did: ``stored`` is False when the game was already there."""
-
-    game_id: str
-    stored: bool
-    status: str
-
-
-@attrs.frozen
-class RebuildResult:
-    games: int
-    events: int
-    rows: int
-
-
-def status_of(report: GameReport) -> str:
-    """``invalid`` with violations, ``unfinished`` before the end, else ``valid``."""
-    if not report.valid:
-        return "invalid"
-    return "valid" if report.finished else "unfinished"
-
-
-def game_hash(report: GameReport) -> str:
-    """SHA-256 of the game's canonical content: events (no positions) and violations.
-
-    The file it came from, its line ends and its layout do not count.
-    """
-    return _digest(report, [payload_json(e) for e in report.events])
-
-
-def _digest(report: GameReport, payloads: Sequence[str]) -> str:
-    lines = [
-        f"{e.TYPE}\t{e.VERSION}\t{e.round}\t{p}\n"
-        for e, p in zip(report.events, payloads, strict=True)
-    ]
-    if not report.events:  # no set-up: the tags are all there is
-        lines.extend(f"tag\t{tag.name}\t{tag.value}\n" for tag in report.record.tags)
-    lines.extend(f"violation\t{v.code}\t{v.round}\t{v.message}\n" for v in report.violations)
-    return hashlib.sha256("".join(lines).encode()).hexdigest()
 
 
 # -- schema --------------------------------------------------------------------
@@ -226,6 +151,10 @@ def _create_read_model(db: sqlite_utils.Database) -> None:
         {name: _PY_TYPES[sql] for name, sql in readmodel.COLUMNS.items()}, pk=readmodel.KEY
     )
     db.table(readmodel.TABLE).create_index(["player_key"])
+    for name, (columns, pk) in readmodel.TOTALS.items():
+        db.execute(f"DROP TABLE IF EXISTS {name}")
+        db.table(name).create({c: _PY_TYPES[t] for c, t in columns.items()}, pk=pk)
+    db.execute("DELETE FROM meta WHERE key = 'standings'")
     # The rows statistics count: invalid games are left out (and said so by reports).
     db.create_view(
         "counted_game_swimmers",
@@ -245,11 +174,27 @@ def _create_read_model(db: sqlite_utils.Database) -> None:
     )
 
 
+_GAME_ID, _DATE = 0, list(readmodel.COLUMNS).index("date")
 _PY_TYPES: dict[str, type] = {"TEXT": str, "INTEGER": int, "REAL": float, "BLOB": bytes}
 
 
 def _read_model_signature() -> str:
-    return json.dumps([readmodel.VERSION, list(readmodel.COLUMNS.items())])
+    summaries = {name: list(columns) for name, (columns, _) in readmodel.TOTALS.items()}
+    return json.dumps([readmodel.VERSION, list(readmodel.COLUMNS.items()), summaries])
+
+
+def _upsert(table: str) -> str:
+    """Add a row of counts to ``table``'s totals (``player_names`` keeps the first order key)."""
+    columns, pk = readmodel.TOTALS[table]
+    names = ", ".join(_quote(c) for c in columns)
+    marks = ", ".join("?" for _ in columns)
+    adds = [
+        f"{_quote(c)} = MIN({_quote(c)}, excluded.{_quote(c)})" if c == "first"
+        else f"{_quote(c)} = {_quote(c)} + excluded.{_quote(c)}"
+        for c in columns if c not in pk
+    ]
+    return (f"INSERT INTO {table} ({names}) VALUES ({marks}) "
+            f"ON CONFLICT ({', '.join(pk)}) DO UPDATE SET {', '.join(adds)}")
 
 
 # -- the store -----------------------------------------------------------------
@@ -265,8 +210,9 @@ class GameStore:
     :meth:`close`.
 
     Writing: :meth:`add` (one game, one transaction), :meth:`rebuild`.
-    Reading: :meth:`games`, :meth:`game`, :meth:`events`, :meth:`violations`,
-    :meth:`swimmer_rows`, :meth:`count`.
+    Reading: :meth:`games`, :meth:`game`, :meth:`events`, :meth:`streams`,
+    :meth:`violations`, :meth:`swimmer_rows`, :meth:`swimmer_tuples`,
+    :meth:`totals`, :meth:`count`.
     """
 
     def __init__(
@@ -275,7 +221,7 @@ class GameStore:
         self.path = Path(path) if path is not None else default_path()
         if not create and not self.path.exists():
             raise StoreError(f"no store at {self.path}: import games first, or give --db")
-        _check_file(self.path)
+        check_file(self.path)
         try:
             conn = sqlite3.connect(str(self.path), timeout=timeout, isolation_level=None)
         except sqlite3.Error as exc:
@@ -335,6 +281,7 @@ class GameStore:
             'INSERT INTO violations (game_id, line, "column", round, code, rule, message) '
             "VALUES (?, ?, ?, ?, ?, ?, ?)"
         )
+        self._upserts = {t: _upsert(t) for t in readmodel.TOTALS if t != "standings"}
         self._insert_row = (
             f"INSERT INTO {readmodel.TABLE} ({', '.join(_quote(c) for c in cols)}) "
             f"VALUES ({', '.join('?' for _ in cols)})"
@@ -413,14 +360,14 @@ class GameStore:
             with self._write() as conn:
                 game_id = digest[:_ID_LENGTH]
                 try:  # the unique id and hash find a game already stored
-                    conn.execute(self._insert_game, (game_id, *game))
+                    seq = conn.execute(self._insert_game, (game_id, *game)).lastrowid
                 except sqlite3.IntegrityError:
                     known = conn.execute("SELECT id FROM games WHERE hash = ?", (digest,))
                     found = known.fetchone()
                     if found is not None:
                         return AddResult(found[0], False, status)
                     game_id = self._free_id(digest)  # another game's hash starts the same
-                    conn.execute(self._insert_game, (game_id, *game))
+                    seq = conn.execute(self._insert_game, (game_id, *game)).lastrowid
                 conn.executemany(
                     self._insert_event,
                     [
@@ -437,10 +384,11 @@ class GameStore:
                         ],
                     )
                 if setup is not None:
-                    conn.executemany(
-                        self._insert_row,
-                        [tuple(r.values()) for r in readmodel.rows(game_id, events, status, tags)],
-                    )
+                    rows = _rows(game_id, events, status, tags)
+                    conn.executemany(self._insert_row, rows)
+                    tally = readmodel.Tally()
+                    tally.add(rows, seq or 0)
+                    self._count(tally)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: could not store the game: {exc}") from None
         return AddResult(game_id, True, status)
@@ -462,15 +410,18 @@ class GameStore:
             with self._write():
                 _create_read_model(self.db)
                 info = {
-                    gid: (status, json.loads(tags))
-                    for gid, status, tags in conn.execute("SELECT id, status, tags FROM games")
+                    gid: (status, json.loads(tags), seq)
+                    for gid, status, tags, seq in conn.execute(
+                        "SELECT id, status, tags, rowid FROM games"
+                    )
                 }
                 batch: list[tuple[Any, ...]] = []
+                tally = readmodel.Tally()
                 for game_id, stream in self.streams():
-                    status, tags = info[game_id]
-                    batch.extend(
-                        tuple(r.values()) for r in readmodel.rows(game_id, stream, status, tags)
-                    )
+                    status, tags, seq = info[game_id]
+                    game = _rows(game_id, stream, status, tags)
+                    tally.add(game, seq)
+                    batch.extend(game)
                     games += 1
                     events += len(stream)
                     if len(batch) >= 5000:
@@ -479,9 +430,50 @@ class GameStore:
                         batch = []
                 rows += len(batch)
                 conn.executemany(self._insert_row, batch)
+                self._count(tally)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: could not rebuild: {exc}") from None
         return RebuildResult(games, events, rows)
+
+    def _count(self, tally: readmodel.Tally, results: list[readmodel.Result] | None = None) -> None:
+        """Add ``tally`` to the totals tables and fold ``results`` (by default the
+        tally's) into the standings, inside a write.
+
+        Games that come after every game folded in so far are folded in at once;
+        one that comes before marks the standings stale, and they are worked out
+        again, from ``game_swimmers``, the next time they are read.
+        """
+        conn = self._conn
+        results = tally.results if results is None else results
+        for table, counts in (
+            ("player_totals", tally.players),
+            ("player_names", tally.names),
+            ("pair_totals", tally.pairs),
+            ("game_totals", tally.games),
+        ):
+            conn.executemany(self._upserts[table], [(*k, *v) for k, v in counts.items()])
+        if not results:
+            return
+        state = conn.execute("SELECT value FROM meta WHERE key = 'standings'").fetchone()
+        if state is not None and state[0] == "stale":
+            return
+        results.sort(key=_FIRST)
+        if state is not None and results[0][0] <= json.loads(state[0])[0]:
+            conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('standings', 'stale')")
+            return
+        keys = sorted({key for _, _, result in results for key, _, _ in result})
+        known = conn.execute(
+            f"SELECT * FROM standings WHERE player_key IN ({', '.join('?' for _ in keys)})", keys
+        )
+        standings = readmodel.Standings({row[0]: row[1:] for row in known})
+        for order, row, result in results:
+            standings.add(result, row[_DATE] is not None, order, row[_GAME_ID])
+        conn.executemany(
+            f"INSERT OR REPLACE INTO standings VALUES (?{', ?' * len(readmodel.STANDING)})",
+            [(key, *standings.players[key]) for key in keys],
+        )
+        last = json.dumps([results[-1][0], results[-1][1][_GAME_ID]])
+        conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('standings', ?)", (last,))
 
     # -- reading ---------------------------------------------------------------
 
@@ -542,16 +534,28 @@ class GameStore:
         return [trusted_event(t, v, r, _loads(p, 0)[0]) for t, v, r, p in cursor]
 
     def streams(self) -> Iterator[tuple[str, list[Event]]]:
-        """Every stored game's id and event stream, a game at a time (one query, ordered by id).
+        """Every stored game's id and event stream, a game at a time, in the order stored.
 
         Games whose set-up broke the rules have no events and are not among them.
         """
         cursor = self._conn.execute(
-            "SELECT game_id, type, version, round, payload FROM events ORDER BY game_id, seq"
+            "SELECT g.id, e.type, e.version, e.round, e.payload FROM games g "
+            "JOIN events e ON e.game_id = g.id ORDER BY g.rowid, e.seq"
         )
+        # Events are frozen values, and many recur from game to game (the same
+        # choice in the same round): each is decoded once and shared.
+        seen: dict[tuple[str, int, int, str], Event] = {}
         make, loads = trusted_event, _loads
-        for game_id, group in itertools.groupby(cursor, key=_first):
-            yield game_id, [make(t, v, r, loads(p, 0)[0]) for _, t, v, r, p in group]
+        for game_id, group in itertools.groupby(cursor, key=_FIRST):
+            stream = []
+            for _, t, v, r, p in group:
+                event = seen.get((t, v, r, p))
+                if event is None:
+                    if len(seen) >= _SHARED:
+                        seen.clear()
+                    event = seen[(t, v, r, p)] = make(t, v, r, loads(p, 0)[0])
+                stream.append(event)
+            yield game_id, stream
 
     def violations(self, game_id: str) -> list[StoredViolation]:
         """The violations kept with the game, in record order."""
@@ -578,6 +582,69 @@ class GameStore:
         )
         yield from self.db.query(sql, list(filters.values()))
 
+    def swimmer_tuples(self, columns: Sequence[str]) -> Iterator[tuple[Any, ...]]:
+        """Every read-model row as a plain tuple of ``columns``, in the order stored
+        (a game's rows together): the quick way to read them all."""
+        unknown = set(columns) - set(readmodel.COLUMNS)
+        if unknown:
+            raise ValueError(f"not read-model columns: {', '.join(sorted(unknown))}")
+        names = ", ".join(_quote(c) for c in columns)
+        return self._conn.execute(f"SELECT {names} FROM {readmodel.TABLE} ORDER BY rowid")
+
+    def totals(self, player_key: str | None = None) -> readmodel.Totals:
+        """The totals read model of valid games, for every player or for the games
+        of one (``player_key``): what a report of those needs besides the rows."""
+        conn = self._conn
+        self._refresh_standings()
+        one = "" if player_key is None else " WHERE player_key = ?"
+        key = () if player_key is None else (player_key,)
+        places = (
+            "SELECT swimmers, start_place, COUNT(*), SUM(won) FROM game_swimmers "
+            "WHERE status = 'valid' AND role != 'shark'"
+        )
+        if player_key is not None:
+            places += (
+                " AND game_id IN (SELECT game_id FROM game_swimmers WHERE player_key = ? "
+                "AND status = 'valid' AND role != 'automaton')"
+            )
+        conn.execute("BEGIN")  # one snapshot: a writer's game is in all of it or in none
+        try:
+            state = conn.execute("SELECT value FROM meta WHERE key = 'standings'").fetchone()
+            return readmodel.Totals(
+                players=conn.execute(f"SELECT * FROM player_totals{one}", key).fetchall(),
+                names=conn.execute("SELECT * FROM player_names").fetchall(),
+                pairs=conn.execute(
+                    "SELECT * FROM pair_totals"
+                    + ("" if player_key is None else " WHERE first = ? OR second = ?"),
+                    key * 2,
+                ).fetchall(),
+                games=conn.execute("SELECT * FROM game_totals").fetchall(),
+                places=conn.execute(places + " GROUP BY swimmers, start_place", key).fetchall(),
+                standings=conn.execute(f"SELECT * FROM standings{one}", key).fetchall(),
+                latest=json.loads(state[0])[1] if state is not None else None,
+            )
+        finally:
+            conn.execute("COMMIT")
+
+    def _refresh_standings(self) -> None:
+        """Work the standings out again from ``game_swimmers`` when they are stale."""
+        conn = self._conn
+        state = conn.execute("SELECT value FROM meta WHERE key = 'standings'").fetchone()
+        if state is None or state[0] != "stale":
+            return
+        with self._write():
+            conn.execute("DELETE FROM standings")
+            conn.execute("DELETE FROM meta WHERE key = 'standings'")
+            cursor = conn.execute(
+                f"SELECT g.rowid, r.* FROM {readmodel.TABLE} r JOIN games g ON g.id = r.game_id "
+                "WHERE r.status = 'valid' ORDER BY r.rowid"
+            )
+            tally = readmodel.Tally()
+            for _, group in itertools.groupby(cursor, key=_SECOND):
+                rows = list(group)
+                tally.add([row[1:] for row in rows], rows[0][0])
+            self._count(readmodel.Tally(), tally.results)
+
     def table_rows(self, table: str) -> list[dict[str, Any]]:
         """Every row of one of the store's tables, for tests and checks (sorted)."""
         if table not in {"games", "events", "violations", readmodel.TABLE}:
@@ -591,35 +658,17 @@ class GameStore:
 _loads: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
+def _rows(
+    game_id: str, events: Sequence[Event], status: str, tags: dict[str, str]
+) -> list[tuple[Any, ...]]:
+    return [tuple(r.values()) for r in readmodel.rows(game_id, events, status, tags)]
+
+
 def _quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
-
-
-def _first(row: tuple[Any, ...]) -> Any:
-    return row[0]
 
 
 def _stored_game(row: dict[str, Any]) -> StoredGame:
     tags = tuple(json.loads(row["tags"] or "{}").items())
     swimmers = tuple(json.loads(row["swimmers"] or "[]"))
     return StoredGame(**{**row, "tags": tags, "swimmers": swimmers})
-
-
-def _check_file(path: Path) -> None:
-    """Refuse, before SQLite touches it, a path that is not a store or a new file."""
-    if path.is_dir():
-        raise StoreError(f"{path} is a folder, not a getbit store")
-    if not path.exists():
-        if not path.parent.exists():
-            raise StoreError(f"{path}: the folder {path.parent} does not exist")
-        return
-    try:
-        with path.open("rb") as f:
-            head = f.read(len(_HEADER))
-    except OSError as exc:
-        raise StoreError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if head and head != _HEADER:
-        raise StoreError(
-            f"{path} is not an SQLite database (it does not start like one); "
-            "refusing to touch it: give another --db"
-        )

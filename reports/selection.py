@@ -141,6 +141,8 @@ class Selection:
 
     games: list[list[Row]]
     excluded: dict[str, int]
+    #: Every valid finished game, filtered out or not (ratings are over them all).
+    valid: list[list[Row]] = attrs.field(factory=list)
 
     @property
     def included(self) -> int:
@@ -148,8 +150,8 @@ class Selection:
 
 
 def select(rows: Iterable[Row], filters: Filters, aliases: Aliases) -> Selection:
-    """Group row tuples (``reports.columns.ROW``) by game, keep the valid finished
-    games that pass ``filters``."""
+    """Group row tuples (``reports.columns.ROW``) by game (games in the order their
+    first rows come), keep the valid finished games that pass ``filters``."""
     by_game: dict[str, list[Row]] = {}
     for row in rows:
         game = by_game.get(row[GAME_ID])
@@ -159,13 +161,16 @@ def select(rows: Iterable[Row], filters: Filters, aliases: Aliases) -> Selection
             game.append(row)
     excluded = dict.fromkeys(EXCLUSION_REASONS, 0)
     games: list[list[Row]] = []
+    valid: list[list[Row]] = []
     everything = filters == Filters()
     for game in by_game.values():
         status = game[0][STATUS]
         if status != "valid":
             excluded["invalid" if status == "invalid" else "unfinished"] += 1
-        elif everything or filters.keeps(game, aliases):
+            continue
+        valid.append(game)
+        if everything or filters.keeps(game, aliases):
             games.append(game)
         else:
             excluded["filtered"] += 1
-    return Selection(games, excluded)
+    return Selection(games, excluded, valid)

@@ -47,6 +47,8 @@ __all__ = [
     "PlayerStats",
     "StatsReport",
     "build_report",
+    "display_name",
+    "place_stats",
     "report_from_tuples",
     "summarise",
 ]
@@ -233,9 +235,26 @@ class _Player:
             s[1] = -run
 
 
-def _order(game: list[Row]) -> tuple[bool, str, str]:
-    first = game[0]
-    return (first[DATE] is None, first[DATE] or "", first[GAME_ID])
+def _order(game: list[Row]) -> tuple[bool, str]:
+    """Date order, undated games last; a stable sort keeps games of one date in
+    the order they came (stored, or read from the files)."""
+    date = game[0][DATE]
+    return (date is None, date or "")
+
+
+def _results(games: list[list[Row]], key_of: Any) -> list[list[tuple[str, int]]]:
+    """Each game's players (after aliases) and their ranks, in key order."""
+    out = []
+    for game in games:
+        ranks: dict[str, int] = {}
+        for r in game:
+            if r[ROLE] == "automaton":
+                continue
+            key = r[PLAYER_KEY] if key_of is None else key_of(r[PLAYER_KEY])
+            if key not in ranks:
+                ranks[key] = r[RANK]
+        out.append(sorted(ranks.items()))
+    return out
 
 
 def build_report(
@@ -271,8 +290,13 @@ def report_from_tuples(
 def summarise(
     selection: Selection, filters: Filters, aliases: Aliases, history: bool = False
 ) -> StatsReport:
-    """Statistics of selected games; games are taken in date order (undated last)."""
+    """Statistics of selected games; games are taken in date order (undated last).
+
+    Ratings are over every valid game of the selection's source, whatever the
+    filters: the filters choose what is counted and who is shown.
+    """
     games = sorted(selection.games, key=_order)
+    everything = not selection.valid or len(selection.valid) == len(games)
     players: dict[str, _Player] = {}
     places: dict[tuple[int, int], list[int]] = {}
     pairs: dict[tuple[str, str], list[int]] = {}
@@ -335,6 +359,11 @@ def summarise(
         if history:
             game_ids.append(first[GAME_ID])
             dates.append(date)
+    if not everything:  # the filters left games out: rate them all the same
+        every = sorted(selection.valid, key=_order)
+        rated = _results(every, key_of)
+        game_ids = [g[0][GAME_ID] for g in every] if history else []
+        dates = [g[0][DATE] for g in every] if history else []
     ratings, points = rate_games(rated, game_ids, dates, history)
 
     wanted = {aliases.key(n.casefold()) for n in filters.players}
@@ -342,7 +371,7 @@ def summarise(
     for key, p in players.items():
         if wanted and key not in wanted:
             continue
-        name = _display(key, p.names, aliases)
+        name = display_name(key, p.names, aliases)
         out.append(
             PlayerStats(
                 key,
@@ -363,7 +392,7 @@ def summarise(
     out.sort(key=lambda s: (-(s.win_rate or 0.0), -s.games, s.name.casefold()))
     names = {s.key: s.name for s in out}
     for key, p in players.items():
-        names.setdefault(key, _display(key, p.names, aliases))
+        names.setdefault(key, display_name(key, p.names, aliases))
     h2h = [
         HeadToHead(names[a], names[b], n, a_ahead, b_ahead)
         for (a, b), (n, a_ahead, b_ahead) in sorted(pairs.items())
@@ -377,14 +406,14 @@ def summarise(
         dict(sorted(variants.items())),
         dated_games,
         tuple(out),
-        _places(places),
+        place_stats(places),
         tuple(h2h),
-        {names[k]: v for k, v in points.items() if not wanted or k in wanted},
+        {names[k]: v for k, v in points.items() if k in names and (not wanted or k in wanted)},
         games[-1][0][GAME_ID] if games else None,
     )
 
 
-def _display(key: str, spellings: Mapping[str, int], aliases: Aliases) -> str:
+def display_name(key: str, spellings: Mapping[str, int], aliases: Aliases) -> str:
     """The name to show: the commonest spelling of the player's own name, else
     the alias target as typed, else the commonest spelling merged into it."""
     own = {n: c for n, c in spellings.items() if n.casefold() == key}
@@ -393,7 +422,7 @@ def _display(key: str, spellings: Mapping[str, int], aliases: Aliases) -> str:
     return aliases.display(key) or max(spellings, key=spellings.__getitem__)
 
 
-def _places(places: Mapping[tuple[int, int], list[int]]) -> tuple[PlaceStats, ...]:
+def place_stats(places: Mapping[tuple[int, int], list[int]]) -> tuple[PlaceStats, ...]:
     out = [PlaceStats(n, place, g, w) for (n, place), (g, w) in sorted(places.items())]
     overall: dict[int, list[int]] = {}
     for (_, place), (g, w) in places.items():

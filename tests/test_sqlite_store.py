@@ -165,6 +165,25 @@ def test_swimmer_rows_filter_on_read_model_columns(store: GameStore) -> None:
         list(store.swimmer_rows(age=3))
 
 
+def test_swimmer_tuples_are_every_row_in_the_order_stored(store: GameStore) -> None:
+    ids = [store.add(r).game_id for r in _reports(_sim(4) + "\n" + _sim(3, "shark", 4, 7))]
+    rows = list(store.swimmer_tuples(("game_id", "swimmer", "won")))
+    assert rows == [(r["game_id"], r["swimmer"], r["won"]) for r in store.swimmer_rows()]
+    assert list(dict.fromkeys(r[0] for r in rows)) == ids
+    with pytest.raises(ValueError, match="not read-model columns: age"):
+        store.swimmer_tuples(("game_id", "age"))
+
+
+def test_streams_come_in_the_order_stored_and_survive_a_rebuild(store: GameStore) -> None:
+    ids = [store.add(r).game_id for r in _reports(_sim(5))]
+    assert [gid for gid, _ in store.streams()] == ids
+    assert dict(store.streams()) == {gid: store.events(gid) for gid in ids}  # shared, equal
+    assert ids != sorted(ids)  # the order is not the ids'
+    before = list(store.swimmer_tuples(("game_id", "swimmer")))
+    store.rebuild()
+    assert list(store.swimmer_tuples(("game_id", "swimmer"))) == before
+
+
 def test_a_game_is_found_by_the_start_of_its_id(store: GameStore) -> None:
     ids = [store.add(r).game_id for r in _reports(_sim(2))]
     assert store.game(ids[0][:4]).id == ids[0]
