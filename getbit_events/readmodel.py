@@ -102,9 +102,11 @@ __all__ = [
     "KEY",
     "PLAYER_COUNTS",
     "ROLES",
+    "SHARK_COUNTS",
     "STANDING",
     "STATUSES",
     "SUMS",
+    "SWIMMER_COUNTS",
     "TABLE",
     "TOTALS",
     "VERSION",
@@ -126,7 +128,8 @@ ROLES: tuple[str, ...] = ("swimmer", "automaton", "shark")
 STATUSES: tuple[str, ...] = ("valid", "invalid", "unfinished")
 VALUES: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7)
 
-_COUNTS: tuple[str, ...] = (
+#: The counts of a swimmer's row, which a player's statistics add up.
+SWIMMER_COUNTS: tuple[str, ...] = (
     "bites_taken",
     "limbs_lost",
     "devoured",
@@ -139,11 +142,15 @@ _COUNTS: tuple[str, ...] = (
     "rounds_back",
     "take_backs",
     "discarded",
+)
+#: The counts of the Shark player's row.
+SHARK_COUNTS: tuple[str, ...] = (
     "shark_cards",
     "shark_bites",
     "shark_exhaustions",
     "shark_misses",
 )
+_COUNTS: tuple[str, ...] = (*SWIMMER_COUNTS, *SHARK_COUNTS)
 
 #: column -> SQLite type, in table order.
 COLUMNS: dict[str, str] = {

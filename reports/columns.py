@@ -10,33 +10,14 @@ from collections.abc import Iterable, Iterator, Mapping
 from operator import itemgetter
 from typing import Any
 
-from getbit_events.readmodel import VALUES
+from getbit_events.readmodel import SHARK_COUNTS, SWIMMER_COUNTS
 
 __all__ = ["ROW", "SHARK_SUMS", "SWIMMER_SUMS", "as_tuples"]
 
 #: Read-model counts a player's swimmer rows add up.
-SWIMMER_SUMS: tuple[str, ...] = (
-    "bites_taken",
-    "limbs_lost",
-    "devoured",
-    "rounds_survived",
-    *(f"plays_{v}" for v in VALUES),
-    "blank_plays",
-    "tied_plays",
-    "moved_plays",
-    "rounds_front",
-    "rounds_back",
-    "take_backs",
-    "discarded",
-)
+SWIMMER_SUMS: tuple[str, ...] = SWIMMER_COUNTS
 #: Read-model counts a player's Shark rows add up.
-SHARK_SUMS: tuple[str, ...] = (
-    "shark_cards",
-    "shark_bites",
-    "shark_exhaustions",
-    "shark_misses",
-    "hunger_left",
-)
+SHARK_SUMS: tuple[str, ...] = (*SHARK_COUNTS, "hunger_left")
 #: The columns of a row tuple, in order.
 ROW: tuple[str, ...] = (
     "game_id",
