@@ -116,14 +116,21 @@ def _moved(d: _Fields, e: SwimmerMoved) -> None:
 
 
 def _bitten(d: _Fields, e: SwimmerBitten) -> None:
-    limb = e.limb
-    s = d["swimmers"][d["setup"].line.index(e.who)]
-    _change_swimmer(d, e.who, limbs=tuple(x for x in s.limbs if x != limb))
+    i = d["setup"].line.index(e.who)
+    swimmers = list(d["swimmers"])
+    fields = swimmers[i].__dict__.copy()
+    limbs = fields["limbs"]
+    if e.limb in limbs:
+        j = limbs.index(e.limb)
+        fields["limbs"] = limbs[:j] + limbs[j + 1 :]
+    bitten = _new(SwimmerState)
+    _set(bitten, "__dict__", fields)
+    swimmers[i] = bitten
     if d["setup"].memory:  # R16: the played cards are turned face down at the bite
-        d["swimmers"] = tuple(
-            s if s.face_down == len(s.table) else _evolve(s, face_down=len(s.table))
-            for s in d["swimmers"]
-        )
+        for k, s in enumerate(swimmers):
+            if s.face_down != len(s.table):
+                swimmers[k] = _evolve(s, face_down=len(s.table))
+    d["swimmers"] = tuple(swimmers)
     d["phase"] = "bite"
 
 
