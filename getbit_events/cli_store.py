@@ -49,13 +49,15 @@ class ImportSummary:
     already: int = 0
     invalid: int = 0
     refused: int = 0
-    unreadable: int = 0
+    unreadable: int = 0  # games with syntax errors, and whole files that cannot be read
+    unreadable_files: int = 0
 
     @property
     def exit_code(self) -> int:
-        if self.unreadable:
+        """As ``getbit validate``: 2 a file cannot be read, 1 a game is wrong, else 0."""
+        if self.unreadable_files:
             return EXIT_UNREADABLE
-        return EXIT_INVALID if self.invalid or self.refused else EXIT_OK
+        return EXIT_INVALID if self.invalid or self.refused or self.unreadable else EXIT_OK
 
     def to_json(self) -> dict[str, int]:
         return attrs.asdict(self)
@@ -113,6 +115,7 @@ def import_paths(
                     on_report(report, result)
         except InputError as exc:
             summary.unreadable += 1
+            summary.unreadable_files += 1
             if on_report is not None:
                 on_report(exc, None)
     return summary
