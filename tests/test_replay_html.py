@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
+from conftest import open_page
 from regen_golden import load
 
 from getbit_events.simulate import simulate_game
@@ -19,17 +18,6 @@ from replay.cursor import Cursor
 from replay.html import page_data, script_json, write_html
 from replay.view import Viewer
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 EVIL = "<script>alert(1)</script>"
 
 
@@ -85,31 +73,10 @@ def test_a_player_page_holds_no_hidden_hand() -> None:
 # -- in a real browser ---------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is missing: the browser tests need Debian's chromium")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("python playwright is not installed: the browser tests need it")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
-
-
 def _open(browser: Any, path: Path) -> tuple[Any, list[str], list[str]]:
-    page = browser.new_page(viewport={"width": 1200, "height": 900})
-    requests: list[str] = []
-    dialogs: list[str] = []
-    page.on("request", lambda r: requests.append(r.url))
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(path.as_uri())
-    assert errors == []
-    return page, requests, dialogs
+    opened = open_page(browser, path)
+    assert opened.errors == []
+    return opened.page, opened.requests, opened.dialogs
 
 
 def test_arrow_keys_step_through_the_game(browser: Any, tmp_path: Path) -> None:

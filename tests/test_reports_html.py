@@ -4,11 +4,10 @@ browser draws (Debian's chromium driven by playwright; skipped when either is mi
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
+from conftest import open_page
 
 from getbit_events.simulate import simulate_game
 from getbit_events.validate import validate_game
@@ -18,16 +17,6 @@ from reports.html import html_report
 from reports.sources import game_id_of, rows_from_reports
 from reports.stats import build_report
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--no-first-run",
-    "--disable-component-update",
-    "--disable-sync",
-]
 EVIL = "<script>alert(1)</script>"
 AMP = "Bob & <b>Co</b>"
 
@@ -70,34 +59,14 @@ def test_every_chart_is_there() -> None:
     assert PAGE.count("<svg") == 4
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} is missing: the browser test needs Debian's chromium")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("python playwright is not installed: the browser test needs it")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
-
-
 def test_a_browser_shows_it_and_runs_nothing(browser: Any, tmp_path: Path) -> None:
     path = tmp_path / "stats.html"
     path.write_text(PAGE, encoding="utf-8")
-    page = browser.new_page(viewport={"width": 1200, "height": 900})
-    requests: list[str] = []
-    dialogs: list[str] = []
-    errors: list[str] = []
-    page.on("request", lambda r: requests.append(r.url))
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(path.as_uri())
-    assert requests == [path.as_uri()]
-    assert dialogs == []
-    assert errors == []
+    opened = open_page(browser, path)
+    page = opened.page
+    assert opened.requests == [path.as_uri()]
+    assert opened.dialogs == []
+    assert opened.errors == []
     assert page.title() == "Get Bit! statistics"
     assert page.locator("svg").count() == 4
     assert page.locator("svg polyline").count() >= 4 + 2  # a line per swimmer, per player
