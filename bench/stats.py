@@ -48,20 +48,11 @@ from getbit_events.cli import app  # noqa: E402
 from getbit_events.events import Event, SourcePos  # noqa: E402
 from getbit_events.record import RecordedGame  # noqa: E402
 from getbit_events.reducer import fold  # noqa: E402
-from getbit_events.simulate import simulate_game  # noqa: E402
+from getbit_events.simulate import SETUPS, simulate_game  # noqa: E402
 from getbit_events.sqlite_store import GameStore  # noqa: E402
 from getbit_events.validate import GameReport  # noqa: E402
 
-VARIANTS = [
-    ("standard", 4),
-    ("standard", 5),
-    ("standard", 6),
-    ("three-player", 4),
-    ("two-player", 4),
-    ("shark", 4),
-    ("shark", 5),
-    ("shark", 6),
-]
+VARIANTS = SETUPS
 BARE = (
     "SELECT json_extract(payload, '$.who') AS who, COUNT(*) FROM events "
     "WHERE type = 'swimmer-bitten' GROUP BY who"

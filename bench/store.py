@@ -44,21 +44,13 @@ sys.path.insert(0, str(ROOT))
 from getbit_events import readmodel  # noqa: E402
 from getbit_events.events import CardsRevealed, Event, GameStarted, SharkCardPlayed  # noqa: E402
 from getbit_events.reducer import fold  # noqa: E402
-from getbit_events.simulate import simulate_game  # noqa: E402
+from getbit_events.simulate import SETUPS, simulate_game  # noqa: E402
 from getbit_events.sqlite_store import GameStore  # noqa: E402
 from getbit_events.validate import GameReport, validate_game  # noqa: E402
 from importers.gbn import read_gbn, write_gbn  # noqa: E402
 from importers.jsonl import write_jsonl  # noqa: E402
 
-VARIANTS = [
-    ("standard", 4),
-    ("standard", 5),
-    ("standard", 6),
-    ("three-player", 4),
-    ("two-player", 4),
-    ("shark", 4),
-    ("shark", 6),
-]
+VARIANTS = SETUPS
 TABLES = ("games", "events", readmodel.TABLE)
 
 

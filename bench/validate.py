@@ -30,20 +30,12 @@ import attrs  # noqa: E402
 
 from getbit_events.events import CardsRevealed, Event  # noqa: E402
 from getbit_events.reducer import replay  # noqa: E402
-from getbit_events.simulate import simulate_game  # noqa: E402
+from getbit_events.simulate import SETUPS, simulate_game  # noqa: E402
 from getbit_events.validate import validate_game  # noqa: E402
 from importers.gbn import iter_gbn, read_gbn, write_gbn  # noqa: E402
 
 PGN_DIR = ROOT.parent / "shared" / "pgn"
-VARIANTS = [
-    ("standard", 4),
-    ("standard", 5),
-    ("standard", 6),
-    ("three-player", 4),
-    ("two-player", 4),
-    ("shark", 4),
-    ("shark", 6),
-]
+VARIANTS = SETUPS
 
 
 def best(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:

@@ -21,12 +21,23 @@ from getbit_events.events import (
 from getbit_events.reducer import apply
 from getbit_events.state import GameState, initial_state
 
-__all__ = ["BOTS", "NAMES", "simulate_game", "simulate_games"]
+__all__ = ["BOTS", "NAMES", "SETUPS", "simulate_game", "simulate_games"]
 
 NAMES: tuple[str, ...] = ("Ann", "Bob", "Cid", "Dee", "Eve", "Fay")
 SHARK_NAME = "Jaws"
 PLAYERS = ("North", "South")
 BOTS: tuple[str, ...] = ("random", "sensible")
+#: Every set-up R2 allows, as (variant, swimmers): what a mixed set of games is drawn from.
+SETUPS: tuple[tuple[str, int], ...] = (
+    ("standard", 4),
+    ("standard", 5),
+    ("standard", 6),
+    ("three-player", 4),
+    ("two-player", 4),
+    ("shark", 4),
+    ("shark", 5),
+    ("shark", 6),
+)
 _MAX_ROUNDS = 1000  # far beyond any game: every round costs a limb, a token or a card
 
 
