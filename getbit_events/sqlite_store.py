@@ -26,6 +26,7 @@ import datetime
 import itertools
 import json
 import sqlite3
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from operator import itemgetter
@@ -227,6 +228,7 @@ class GameStore:
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot open the store: {exc}") from None
         self._conn = conn
+        self._timeout = timeout
         self.db = sqlite_utils.Database(conn, execute_plugins=False)
         self._prepare()
         try:
@@ -256,8 +258,7 @@ class GameStore:
                 f"{self.path} was written by a newer getbit (schema {unknown[-1]}); "
                 "upgrade getbit to use it"
             )
-        if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-            conn.execute("PRAGMA journal_mode=wal")
+        self._use_wal()
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA foreign_keys=ON")
         if MIGRATIONS.pending(self.db):
@@ -265,6 +266,20 @@ class GameStore:
                 MIGRATIONS.apply(self.db)
         if self._meta("read_model") != _read_model_signature():
             self.rebuild()
+
+    def _use_wal(self) -> None:
+        """Switch the file to WAL. The switch does not wait for a busy database (two
+        imports opening a new store at once), so it is retried until the timeout."""
+        deadline = time.monotonic() + self._timeout
+        while True:
+            try:
+                if self._conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                    self._conn.execute("PRAGMA journal_mode=wal")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
 
     def _prepare(self) -> None:
         cols = list(readmodel.COLUMNS)
