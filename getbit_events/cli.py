@@ -125,7 +125,7 @@ def simulate(
         "standard"
     ),
     swimmers: Annotated[int, typer.Option(help="4 to 6 (standard and shark)")] = 4,
-    games: Annotated[int, typer.Option(help="how many games")] = 1,
+    games: Annotated[int, typer.Option(min=0, help="how many games")] = 1,
     seed: Annotated[int, typer.Option(help="same seed, same games")] = 0,
     bot: Annotated[str, typer.Option(help=f"one of {', '.join(BOTS)}")] = "sensible",
     memory: Annotated[bool, typer.Option(help="the memory variant (R16)")] = False,

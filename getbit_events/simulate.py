@@ -52,6 +52,13 @@ def make_setup(
     """A legal set-up (R1, R2); the starting line is shuffled when ``rng`` is given."""
     if variant in ("three-player", "two-player"):
         swimmers = 4
+    if (variant, swimmers) not in SETUPS:
+        allowed = ", ".join(str(n) for v, n in SETUPS if v == variant) or "none"
+        raise ValueError(
+            f"{variant} is played by {allowed} swimmers, not {swimmers} (R2)"
+            if variant in {v for v, _ in SETUPS}
+            else f"unknown variant {variant!r}: choose one of {', '.join(rules.VARIANTS)}"
+        )
     line = list((names or NAMES)[:swimmers])
     if len(line) != swimmers:
         raise ValueError(f"need {swimmers} names, got {len(line)}")
