@@ -94,7 +94,8 @@ class OutcomeChecks(Findings):
         name = self.name_of(o.names[0], o.pos)
         if name is None:
             return
-        if not bites:
+        bite = bites[0] if bites else None
+        if bite is None or name != bite.who:
             if outs.get(name) == "two-left":
                 reason = (
                     f"{name} was devoured by the two-swimmer end, not bitten: "
@@ -109,35 +110,17 @@ class OutcomeChecks(Findings):
                     o.pos,
                     "R6",
                 )
-            else:
+            elif bite is None:
                 reason, rule = self.no_bite_reason(state, outcome)
                 self.flag("wrong-bite", f"{name} is recorded bitten, but {reason}", o.pos, rule)
-            return
-        bite = bites[0]
-        if name != bite.who and outs.get(name) == "two-left":
-            reason = (
-                f"{name} was devoured by the two-swimmer end, not bitten: "
-                "record it as 'out' or leave it out"
-            )
-            self.flag("wrong-bite", reason, o.pos, "R8")
-            return
-        if name != bite.who:
-            if name in self.devoured_in:
+            else:
+                rule = "R11" if state.setup.variant == "shark" else "R6"
                 self.flag(
                     "wrong-bite",
-                    f"{name} was devoured in round {self.devoured_in[name]} and cannot be "
-                    "bitten again",
+                    f"{name} is recorded bitten, but {bite.who} is at the back after movement",
                     o.pos,
-                    "R6",
+                    rule,
                 )
-                return
-            rule = "R11" if state.setup.variant == "shark" else "R6"
-            self.flag(
-                "wrong-bite",
-                f"{name} is recorded bitten, but {bite.who} is at the back after movement",
-                o.pos,
-                rule,
-            )
             return
         if o.limb is not None and o.limb != bite.limb:
             card = state.shark_card
