@@ -95,6 +95,14 @@ def iter_gbn(text: str, source: str = "<text>") -> Iterator[RecordedGame]:
     return _Reader(source).games(text)
 
 
+def _items(text: str, sep: str, offset: int) -> Iterator[tuple[str, int]]:
+    """Each ``sep``-separated item of ``text``, stripped, with the column it starts at
+    (``offset`` is how many characters of the line come before ``text``)."""
+    for item in text.split(sep):
+        yield item.strip(), offset + (len(item) - len(item.lstrip())) + 1
+        offset += len(item) + 1
+
+
 class _Reader:
     def __init__(self, source: str) -> None:
         self.source = source
@@ -199,21 +207,13 @@ class _Reader:
             plays.append(RecordedPlay(pm.group(1), card, where))
         if end != len(play_text) or not plays or play_text.rstrip().endswith(","):
             plays.clear()
-            for item in play_text.split(","):
-                text = item.strip()
-                column = offset + (len(item) - len(item.lstrip())) + 1
-                offset += len(item) + 1
+            for text, column in _items(play_text, ",", offset):
                 play = self._play(text, SourcePos(source, number, column), index)
                 ok = ok and play is not None
                 if play is not None:
                     plays.append(play)
-        else:
-            offset += len(play_text) + 1
         if outcome_text or rest.endswith(";"):
-            for item in outcome_text.split(";"):
-                text = item.strip()
-                column = offset + (len(item) - len(item.lstrip())) + 1
-                offset += len(item) + 1
+            for text, column in _items(outcome_text, ";", offset + len(play_text) + 1):
                 outcome = self._outcome(text, SourcePos(source, number, column), index)
                 ok = ok and outcome is not None
                 if outcome is not None:
