@@ -5,7 +5,7 @@ simulator. ``importers``, ``replay`` and ``reports`` build on it; it imports
 none of them (the ``getbit`` command in ``getbit_events.cli`` wires them).
 """
 
-from getbit_events.errors import GetbitError, InputError, RecordSyntaxError, StoreError
+from getbit_events.errors import GetbitError, InputError, StoreError
 from getbit_events.reducer import apply, fold, replay
 from getbit_events.state import GameState
 from getbit_events.validate import GameReport, validate_game, validate_games
@@ -15,7 +15,6 @@ __all__ = [
     "GameState",
     "GetbitError",
     "InputError",
-    "RecordSyntaxError",
     "StoreError",
     "apply",
     "fold",

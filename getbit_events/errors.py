@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["GetbitError", "InputError", "RecordSyntaxError", "StoreError"]
+__all__ = ["GetbitError", "InputError", "StoreError"]
 
 
 class GetbitError(Exception):
@@ -11,17 +11,6 @@ class GetbitError(Exception):
 
 class InputError(GetbitError, ValueError):
     """Input that cannot be read: a missing file, a wrong encoding, a misused option."""
-
-
-class RecordSyntaxError(InputError):
-    """A record that does not follow its format; carries its position."""
-
-    def __init__(self, message: str, file: str, line: int, column: int) -> None:
-        super().__init__(f"{file}:{line}:{column}: {message}")
-        self.file = file
-        self.line = line
-        self.column = column
-        self.reason = message
 
 
 class StoreError(GetbitError, RuntimeError):
