@@ -116,8 +116,9 @@ def simulate_game(
             CardChosen(r, name) for name in state.line if cards[name] is not None
         ]
         shark_card = None
-        if state.shark is not None and r >= 2:  # R5: the Shark plays from round 2
-            shark_card = rng.choice(sorted(state.shark.hand))
+        shark_hand = rules.legal_shark_cards(state)  # R5: empty in round 1
+        if shark_hand and state.shark is not None:
+            shark_card = rng.choice(sorted(shark_hand))
             round_events.append(CardChosen(r, state.shark.name))
         round_events.append(CardsRevealed(r, tuple((n, cards[n]) for n in state.line)))
         if shark_card is not None and state.shark is not None:
