@@ -225,10 +225,13 @@ class Fold:
             _HANDLERS[type(event)](self._fields, event)
 
     def extend(self, events: Iterable[Event]) -> None:
-        fields = self._fields
         handlers = _HANDLERS
         for event in events:
-            handlers[type(event)](fields, event)
+            handler = handlers.get(type(event))
+            if handler is None:
+                self.apply(event)  # game-started: the fold starts again
+            else:
+                handler(self._fields, event)
 
     def snapshot(self) -> GameState:
         return _snapshot(self._fields)
@@ -288,11 +291,6 @@ def fold(events: Iterable[Event], state: GameState | None = None) -> GameState:
         if not isinstance(first, GameStarted):
             raise ValueError(f"a game must start with game-started, not {first.TYPE}")
         state = initial_state(first)
-    fields = state.__dict__.copy()
-    handlers = _HANDLERS
-    for event in stream:
-        if type(event) is GameStarted:
-            fields = initial_state(event).__dict__.copy()
-        else:
-            handlers[type(event)](fields, event)
-    return _snapshot(fields)
+    holder = Fold(state)
+    holder.extend(stream)
+    return holder.snapshot()
