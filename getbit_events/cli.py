@@ -8,7 +8,6 @@ or the command is misused.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +17,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from getbit_events.cli_output import utf8, write_json
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.events import Event
 from getbit_events.record import RecordedGame
@@ -107,7 +107,7 @@ def validate(
             if not report.valid and code == EXIT_OK:
                 code = EXIT_INVALID
             if as_json:
-                sys.stdout.write(json.dumps(report.to_json(), ensure_ascii=_ascii_out()) + "\n")
+                write_json(report.to_json())
             else:
                 _render(report)
     if not as_json:
@@ -181,16 +181,11 @@ def _register_commands() -> None:
 _register_commands()
 
 
-def _ascii_out() -> bool:
-    """True when standard output cannot take every character (JSON then escapes them)."""
-    return "utf" not in (getattr(sys.stdout, "encoding", None) or "").lower()
-
-
 def _tolerant_streams() -> None:
     """A name the terminal cannot show prints as an escape, never as a crash."""
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None and "utf" not in (stream.encoding or "").lower():
+        if reconfigure is not None and not utf8(stream):
             reconfigure(errors="backslashreplace")
 
 

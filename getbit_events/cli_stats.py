@@ -11,7 +11,6 @@ rules; 2 an input cannot be read, a game cannot be found, or an option is misuse
 from __future__ import annotations
 
 import io
-import json
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -21,6 +20,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from getbit_events.cli_output import utf8, write_json
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.events import Event
 from getbit_events.rules import VARIANTS
@@ -41,7 +41,7 @@ def _consoles() -> tuple[Console, Console]:
     """Consoles for stdout and stderr that never crash on a name the terminal
     cannot encode (an ASCII pipe, say): such characters come out as ``?``."""
     for stream in (sys.stdout, sys.stderr):
-        if isinstance(stream, io.TextIOWrapper) and not _utf8(stream):
+        if isinstance(stream, io.TextIOWrapper) and not utf8(stream):
             stream.reconfigure(errors="replace")
     return (
         Console(highlight=False, soft_wrap=True),
@@ -49,14 +49,6 @@ def _consoles() -> tuple[Console, Console]:
     )
 
 
-def _utf8(stream: object) -> bool:
-    return str(getattr(stream, "encoding", "") or "").lower().replace("-", "") == "utf8"
-
-
-def _print_json(data: object) -> None:
-    """JSON on stdout; plain ASCII escapes where stdout cannot take UTF-8."""
-    text = json.dumps(data, ensure_ascii=not _utf8(sys.stdout), indent=2)
-    sys.stdout.write(text + "\n")
 
 
 def _store_path(db: Path | None) -> Path:
@@ -213,7 +205,7 @@ def stats_command(
         for problem in loaded.problems:
             err.print(escape(problem))
         if as_json:
-            _print_json(report_json(report))
+            write_json(report_json(report), indent=2)
         elif csv_path is not None:
             _write(csv_path, write_csv(report))
             if str(csv_path) != "-":
@@ -276,7 +268,7 @@ def report_command(
         err.print(f"getbit report: {escape(str(exc))}")
         raise typer.Exit(EXIT_UNREADABLE) from None
     if as_json:
-        _print_json(game_json(summary) | {"violations": violations})
+        write_json(game_json(summary) | {"violations": violations}, indent=2)
     else:
         out.print(game_renderable(summary))
         if violations:

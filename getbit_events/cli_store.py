@@ -8,7 +8,6 @@ names and messages are printed escaped, never as markup.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -23,6 +22,7 @@ from rich.progress import MofNCompleteColumn, Progress, SpinnerColumn, TextColum
 from rich.table import Table
 from rich.text import Text
 
+from getbit_events.cli_output import write_json
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.sqlite_store import GameStore, StoredGame, default_path
 from getbit_events.validate import GameReport, validate_game
@@ -185,7 +185,7 @@ def import_command(
         except GetbitError as exc:
             raise _fail(exc) from None
     if as_json:
-        sys.stdout.write(json.dumps(summary.to_json()) + "\n")
+        write_json(summary.to_json())
     else:
         parts = [
             f"{summary.stored} stored",
@@ -218,7 +218,7 @@ def games_command(
         raise _fail(exc) from None
     if as_json:
         for game in found:
-            sys.stdout.write(json.dumps(game.to_json(), ensure_ascii=False) + "\n")
+            write_json(game.to_json())
         return
     table = Table()
     table.add_column("id", no_wrap=True, min_width=12)
@@ -254,7 +254,7 @@ def show_command(
     if as_json:
         data = stored.to_json()
         data["violation_list"] = [v.to_json() for v in violations]
-        sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+        write_json(data)
         return
     _render(stored, violations)
 

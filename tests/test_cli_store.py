@@ -311,3 +311,21 @@ def test_a_missing_path_stops_the_import_before_anything_is_stored(
     assert f"{tmp_path / 'nope.gbn'}: no such file or folder" in err
     with GameStore(db) as store:
         assert store.count() == 0
+
+
+@pytest.mark.parametrize("command", [["games", "--json"], ["show", "--json"]])
+def test_json_stays_json_on_a_terminal_that_is_not_utf8(tmp_path: Path, command: list[str]) -> None:
+    record = tmp_path / "z.gbn"
+    record.write_text('[Line "Zoë, Ann, Bob, Cid"]\n1. Zoë 1, Ann 2, Bob 3, Cid 4\n', "utf-8")
+    getbit = [sys.executable, "-c", "from getbit_events.cli import main; main()"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "GETBIT_DB": str(tmp_path / "g.db")}
+    subprocess.run([*getbit, "import", str(record)], env=env, check=True, capture_output=True)
+    if command[0] == "show":
+        listed = subprocess.run([*getbit, "games", "--json"], env=env, capture_output=True)
+        command = ["show", json.loads(listed.stdout.splitlines()[0])["id"], "--json"]
+    result = subprocess.run(
+        [*getbit, *command], env={**env, "PYTHONIOENCODING": "ascii"}, capture_output=True
+    )
+    assert result.returncode == 0, result.stderr
+    first = json.loads(result.stdout.decode("ascii").splitlines()[0])
+    assert "Zoë" in json.dumps(first, ensure_ascii=False)
