@@ -14,6 +14,7 @@ from typing import Any
 
 import attrs
 
+from getbit_events import readmodel
 from getbit_events.errors import StoreError
 from getbit_events.serialize import payload_json
 from getbit_events.validate import GameReport
@@ -99,9 +100,7 @@ class RebuildResult:
 
 def status_of(report: GameReport) -> str:
     """``invalid`` with violations, ``unfinished`` before the end, else ``valid``."""
-    if not report.valid:
-        return "invalid"
-    return "valid" if report.finished else "unfinished"
+    return readmodel.game_status(report.valid, report.finished)
 
 
 def game_hash(report: GameReport) -> str:
