@@ -6,7 +6,7 @@ Rulings are those of ``RULINGS.md``; each is cited where it is applied.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 import attrs
@@ -25,6 +25,7 @@ from getbit_events.events import (
 )
 
 if TYPE_CHECKING:
+    from getbit_events.board import Board, Step
     from getbit_events.state import GameState
 
 __all__ = [
@@ -32,11 +33,14 @@ __all__ = [
     "SHARK_CARDS",
     "VARIANTS",
     "RoundOutcome",
+    "Settlement",
     "SetupProblem",
     "hand_size",
     "legal_cards",
     "legal_shark_cards",
+    "make_events",
     "resolve_round",
+    "settle",
     "setup_problems",
 ]
 
@@ -158,6 +162,34 @@ class RoundOutcome:
     defaulted_limb: str | None  # an any-limb bite whose limb the record did not choose
 
 
+@attrs.define
+class Settlement:
+    """What follows a reveal (R4-R14): the steps in event order, and a summary of them.
+
+    A step is an event not yet made (``board.Step``); ``make_events`` makes them.
+    The summary fields say the same facts again, ready for the validator's checks.
+    """
+
+    steps: list[Step]
+    tied: tuple[str, ...]
+    back: str | None  # the swimmer at the back after movement
+    defaulted_limb: str | None  # an any-limb bite whose limb the record did not choose
+    line: tuple[str, ...]  # the line after the round, front first
+    hunger: int  # the Shark's tokens after the round (0 without a Shark)
+    bites: list[tuple[str, str]]  # (who, limb), in order
+    outs: dict[str, str]  # who was devoured, and why
+    taken: list[str]  # who took cards back (a bitten swimmer too), in order
+    missed: bool = False  # R12
+    discards: tuple[tuple[str, int], ...] | None = None  # R11 Exhaustion
+    shark_took: bool = False  # R12, R13
+    ended: bool = False
+
+
+def make_events(steps: Iterable[Step], r: int, pos: SourcePos | None) -> list[Event]:
+    """The events of ``steps`` in round ``r``, written at ``pos``."""
+    return [step[0](r, *step[1:], pos) for step in steps]
+
+
 def resolve_round(
     state: GameState,
     limb_choice: Mapping[str, str] | None = None,
@@ -169,168 +201,192 @@ def resolve_round(
     ``limb_choice`` maps a swimmer to the limb it chose, where the rules let it
     choose (the bite of R6, any-limb of R11); an unusable choice is ignored.
     """
-    setup = state.setup
-    r = state.round
-    events: list[Event] = []
-    line = list(state.line)
-    cards = state.revealed
+    from getbit_events.board import Board  # the board imports this module's constants
+
+    s = settle(Board.of(state), limb_choice)
+    return RoundOutcome(
+        tuple(make_events(s.steps, state.round, pos)), s.tied, s.back, s.defaulted_limb
+    )
+
+
+def settle(board: Board, limb_choice: Mapping[str, str] | None = None) -> Settlement:
+    """What the rules make of the cards revealed on ``board`` (R4-R14).
+
+    ``board`` is read, not changed: the caller folds the steps in when it is done
+    with the state before them (``Board.apply``). ``limb_choice`` as for
+    :func:`resolve_round`.
+    """
+    setup = board.setup
+    r = board.round
+    seats = board.seats
+    steps: list[Step] = []
+    line = list(board.line)
+    cards = board.revealed
     # R4: equal values tie and stay; unique values move to the front, lowest first.
-    by_value: dict[int, list[str]] = {}
-    for name, v in cards:
+    counts: dict[int, int] = {}
+    for _, v in cards:
         if v is not None:
-            by_value.setdefault(v, []).append(name)
-    tied = tuple(n for n, v in cards if v is not None and len(by_value[v]) > 1)
-    for v in sorted(by_value):
-        who = by_value[v]
-        if len(who) == 1:
-            name = who[0]
-            line.remove(name)
-            line.insert(0, name)
-            events.append(SwimmerMoved(r, name, "card", pos))
+            counts[v] = counts.get(v, 0) + 1
+    movers = sorted((v, n) for n, v in cards if v is not None and counts[v] == 1)
+    for _, name in movers:
+        line.remove(name)
+        line.insert(0, name)
+        steps.append((SwimmerMoved, name, "card"))
+    tied = (
+        tuple(n for n, v in cards if v is not None and counts[v] > 1)
+        if len(movers) != len(counts)
+        else ()
+    )
     back = line[-1] if line else None
-    limbs = {s.name: s.limbs for s in state.swimmers}
-    took_back: set[str] = set()
-    devoured: list[str] = list(state.devoured)
-    hunger = state.shark.hunger if state.shark is not None else 0
-    shark_took_back = False
+    limbs_now: dict[str, tuple[str, ...]] = {}  # limbs changed this round
+    bites: list[tuple[str, str]] = []
+    outs: dict[str, str] = {}
+    taken: list[str] = []
+    shark = board.shark
+    hunger = shark.hunger if shark is not None else 0
+    missed = shark_took = False
+    discards: tuple[tuple[str, int], ...] | None = None
     defaulted: str | None = None
+    choices = limb_choice or {}
 
     def bite(who: str, limb: str) -> None:
-        events.append(SwimmerBitten(r, who, limb, pos))
-        left = tuple(x for x in limbs[who] if x != limb)
-        limbs[who] = left
+        steps.append((SwimmerBitten, who, limb))
+        bites.append((who, limb))
+        left = tuple(x for x in limbs_now.get(who, seats[who].limbs) if x != limb)
+        limbs_now[who] = left
         if not left:  # R6: the last limb: devoured, out of the game and off the line
-            events.append(SwimmerDevoured(r, who, "last-limb", pos))
+            steps.append((SwimmerDevoured, who, "last-limb"))
+            outs[who] = "last-limb"
             line.remove(who)
-            devoured.append(who)
             return
         # R6: to the front, with all its played cards back, this round's included
         line.remove(who)
         line.insert(0, who)
-        events.append(SwimmerMoved(r, who, "bite", pos))
-        back_cards = _returnable(state, who)
+        steps.append((SwimmerMoved, who, "bite"))
+        back_cards = _returnable(board, who)
         if back_cards:
-            events.append(CardsTakenBack(r, who, back_cards, pos))
-        took_back.add(who)
-
-    choices = limb_choice or {}
+            steps.append((CardsTakenBack, who, back_cards))
+            taken.append(who)
 
     def chosen_limb(who: str) -> str:
+        limbs = limbs_now.get(who, seats[who].limbs)
         choice = choices.get(who)
-        if choice is not None and choice in limbs[who]:
+        if choice is not None and choice in limbs:
             return choice
-        return limbs[who][0]
+        return limbs[0]
 
     if setup.variant == "shark":
-        card = state.shark_card
+        card = board.shark_card
         if r >= 2 and card is not None and back is not None:  # R5, R11
-            missed = False
             if card in LIMBS:
-                if card in limbs[back]:
+                if card in seats[back].limbs:
                     bite(back, card)
                 else:
                     missed = True
             elif card == "any-limb":
                 if tied:
                     if choices.get(back) is None:  # R11: the swimmer's choice, unstated
-                        defaulted = limbs[back][0]
+                        defaulted = seats[back].limbs[0]
                     bite(back, chosen_limb(back))
                 else:
                     missed = True
             elif card == "exhaustion":
                 if tied:
-                    events.append(
-                        CardsDiscarded(
-                            r, tuple((n, v) for n, v in cards if v is not None and n in tied), pos
-                        )
-                    )
+                    discards = tuple((n, v) for n, v in cards if v is not None and n in tied)
+                    steps.append((CardsDiscarded, discards))
                 else:
                     missed = True
             if missed:  # R12: a hunger token lost, the Shark cards back; the swimmer untouched
                 hunger -= 1
-                events.append(HungerLost(r, hunger, pos))
-                if hunger > 0 and state.shark is not None:
-                    events.append(SharkCardsTakenBack(r, state.shark.table, pos))
-                    shark_took_back = True
+                steps.append((HungerLost, hunger))
+                if hunger > 0 and shark is not None:
+                    steps.append((SharkCardsTakenBack, tuple(shark.table)))
+                    shark_took = True
     elif r >= 2 and back is not None:  # R5: no bite in round 1; R6 from round 2
         bite(back, chosen_limb(back))
 
-    ended = _end(state, line, limbs, devoured, hunger, r, pos)
+    ended = _end(board, line, limbs_now, outs, hunger)
+    settlement = Settlement(
+        steps, tied, back, defaulted, (), hunger, bites, outs, taken, missed, discards, shark_took
+    )
     if ended is not None:
-        events.extend(ended)  # R7: nothing is taken back in the round that ends the game
-        return RoundOutcome(tuple(events), tied, back, defaulted)
+        steps.extend(ended)  # R7: nothing is taken back in the round that ends the game
+        settlement.line = tuple(line)
+        settlement.ended = True
+        return settlement
 
-    discarded = {n: v for n, v in cards if n in tied} if _exhausted(events) else {}
+    discarded = dict(discards) if discards else None
+    bitten = bites[0][0] if bites else None  # took its cards back with the bite (R6)
     for name in line:  # R7: fewer than two cards in hand: take the played ones back
-        if name in took_back:
-            continue
-        s = state.swimmer(name)
-        if len(s.hand) < 2:
-            back_cards = _returnable(state, name, discarded.get(name))
+        seat = seats[name]
+        if len(seat.hand) < 2 and name != bitten:
+            back_cards = _returnable(board, name, discarded.get(name) if discarded else None)
             if back_cards:
-                events.append(CardsTakenBack(r, name, back_cards, pos))
-    shark = state.shark
-    if shark is not None and not shark_took_back and len(shark.hand) < 2 and shark.table:
-        events.append(SharkCardsTakenBack(r, shark.table, pos))  # R13
-    return RoundOutcome(tuple(events), tied, back, defaulted)
+                steps.append((CardsTakenBack, name, back_cards))
+                taken.append(name)
+    if shark is not None and not shark_took and len(shark.hand) < 2 and shark.table:
+        steps.append((SharkCardsTakenBack, tuple(shark.table)))  # R13
+        settlement.shark_took = True
+    settlement.line = tuple(line)
+    return settlement
 
 
-def _exhausted(events: list[Event]) -> bool:
-    return any(isinstance(e, CardsDiscarded) for e in events)
-
-
-def _returnable(state: GameState, name: str, discarded: int | None = None) -> tuple[int, ...]:
+def _returnable(board: Board, name: str, discarded: int | None = None) -> tuple[int, ...]:
     """The played cards ``name`` gets back: its own, never an Exhaustion discard (R7)."""
-    s = state.swimmer(name)
-    top = state.setup.hand_size
-    table = list(s.table)
+    s = board.seats[name]
+    top = board.setup.hand_size
+    table = s.table
     if discarded is not None and discarded in table:
+        table = table.copy()
         del table[len(table) - 1 - table[::-1].index(discarded)]
     seen: set[int] = set()
     cards = []
+    hand, gone = s.hand, s.discards
     for v in table:
-        if 1 <= v <= top and v not in s.discards and v not in seen and v not in s.hand:
+        if 1 <= v <= top and v not in gone and v not in seen and v not in hand:
             seen.add(v)
             cards.append(v)
     return tuple(cards)
 
 
 def _end(
-    state: GameState,
+    board: Board,
     line: list[str],
-    limbs: dict[str, tuple[str, ...]],
-    devoured: list[str],
+    limbs_now: dict[str, tuple[str, ...]],
+    outs: dict[str, str],
     hunger: int,
-    r: int,
-    pos: SourcePos | None,
-) -> list[Event] | None:
-    """The events that end the game this round (R8, R10, R14), or None."""
-    setup = state.setup
+) -> list[Step] | None:
+    """The steps that end the game this round (R8, R10, R14), or None."""
+    setup = board.setup
+    devoured = [*board.devoured, *outs]
     if setup.variant == "two-player":
-        new = devoured[len(state.devoured) :]
-        if not new:
+        if not outs:
             return None
         # R10: the owner of the devoured swimmer loses, the other player wins
-        loser = next(p for p, team in setup.teams if new[0] in team)
+        first = next(iter(outs))
+        loser = next(p for p, team in setup.teams if first in team)
         winner = next(p for p, _ in setup.teams if p != loser)
-        return [GameEnded(r, winner, (winner, loser), "R10", pos)]
+        return [(GameEnded, winner, (winner, loser), "R10")]
     if setup.variant == "shark":
         shark = setup.shark or ""
         if hunger <= 0:
             # R14: swimmers win; most limbs, ties to the one nearest the front
-            living = sorted(line, key=lambda n: (-len(limbs[n]), line.index(n)))
+            seats = board.seats
+
+            def limbs(n: str) -> int:
+                return len(limbs_now.get(n, seats[n].limbs))
+
+            living = sorted(line, key=lambda n: (-limbs(n), line.index(n)))
             ranking = (*living, *reversed(devoured), shark)
-            return [GameEnded(r, living[0], ranking, "R14-hunger", pos)]
+            return [(GameEnded, living[0], ranking, "R14-hunger")]
         if len(line) <= 1:
             ranking = (shark, *line, *reversed(devoured))
-            return [GameEnded(r, shark, ranking, "R14-last-swimmer", pos)]
+            return [(GameEnded, shark, ranking, "R14-last-swimmer")]
         return None
     if len(line) > 2:
         return None
     # R8: two swimmers left: the front one wins, the back one is devoured
     front, last = line[0], line[-1]
     ranking = (front, last, *reversed(devoured))
-    return [
-        SwimmerDevoured(r, last, "two-left", pos),
-        GameEnded(r, front, ranking, "R8", pos),
-    ]
+    outs[last] = "two-left"
+    return [(SwimmerDevoured, last, "two-left"), (GameEnded, front, ranking, "R8")]
