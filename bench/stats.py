@@ -47,7 +47,6 @@ from typer.testing import CliRunner  # noqa: E402
 from getbit_events.cli import app  # noqa: E402
 from getbit_events.events import Event, SourcePos  # noqa: E402
 from getbit_events.record import RecordedGame  # noqa: E402
-from getbit_events.reducer import fold  # noqa: E402
 from getbit_events.simulate import SETUPS, simulate_game  # noqa: E402
 from getbit_events.sqlite_store import GameStore  # noqa: E402
 from getbit_events.validate import GameReport  # noqa: E402
@@ -73,7 +72,7 @@ def _reports(n: int, batch: int = 2_000) -> Iterator[GameReport]:
             seeds = range(start, min(n, start + batch))
             for k, events in zip(seeds, pool.map(_game, seeds, chunksize=100), strict=True):
                 record = RecordedGame("bench.gbn", k + 1, SourcePos("bench.gbn", 1))
-                yield GameReport(record, tuple(events), (), (), fold(events))
+                yield GameReport.of_events(record, events)
 
 
 def _import(path: Path, n: int) -> float:

@@ -6,7 +6,8 @@ no frozen snapshot and no event object per fact; the events and the frozen
 asks for them (``GameReport.events``, ``GameReport.state``).
 
 The board changes in two ways only: ``reveal`` puts the round's cards on the
-table (R3), and ``apply`` folds the steps the rules gave (``rules.settle``).
+table (R3), and ``apply`` (or ``settle_in``) folds the steps the rules gave
+(``rules.settle``).
 A step is an event not yet made into an object: its class and its fields after
 the round, e.g. ``(SwimmerBitten, "Ted", "right-arm")``. ``apply`` does what the
 reducer's fold does with the same events; tests/test_board.py holds the two
@@ -32,6 +33,7 @@ from getbit_events.events import (
 from getbit_events.rules import LIMBS, SHARK_CARDS
 
 if TYPE_CHECKING:
+    from getbit_events.rules import Settlement
     from getbit_events.state import GameState
 
 __all__ = ["Board", "Seat", "SharkSeat", "Step"]
@@ -64,12 +66,13 @@ class Seat:
 class SharkSeat:
     """The Shark player on the board: its hand, played Shark cards and hunger."""
 
-    __slots__ = ("hand", "hunger", "name", "table")
+    __slots__ = ("hand", "hunger", "key", "name", "table")
 
     def __init__(
         self, name: str, hand: Iterable[str], table: Iterable[str] = (), hunger: int = 0
     ) -> None:
         self.name = name
+        self.key = name.casefold()  # names match ignoring case
         self.hand: set[str] = set(hand)
         self.table: list[str] = list(table)
         self.hunger = hunger
@@ -171,6 +174,16 @@ class Board:
         handlers = _HANDLERS
         for step in steps:
             handlers[step[0]](self, *step[1:])
+
+    def settle_in(self, outcome: Settlement) -> None:
+        """Fold a round's outcome in: ``apply`` of its steps, with the line its moves leave
+        (``outcome.line``) taken whole instead of one move at a time."""
+        self.line = list(outcome.line)
+        handlers = _HANDLERS
+        for step in outcome.steps:
+            kind = step[0]
+            if kind is not SwimmerMoved:  # a bitten swimmer's swim to the front (R6)
+                handlers[kind](self, *step[1:])
 
     def _moved(self, who: str, why: str) -> None:
         line = self.line

@@ -7,8 +7,16 @@ round.
 
 from __future__ import annotations
 
-from getbit_events.events import Event, SourcePos
-from getbit_events.record import RecordedGame, RecordedTag, Violation
+from typing import Any
+
+from getbit_events.events import SourcePos
+from getbit_events.record import (
+    RecordedGame,
+    RecordedOutcome,
+    RecordedPlay,
+    RecordedTag,
+    Violation,
+)
 
 __all__ = ["CODES", "WARNING_CODES", "Findings"]
 
@@ -57,11 +65,10 @@ class Findings:
         self.game = game
         self.violations: list[Violation] = []
         self.warnings: list[Violation] = []
-        self.events: list[Event] = []
         self.canon: dict[str, str] = {}
         self.winner_tag: RecordedTag | None = None
         self.round = 0
-        self.played_in: dict[tuple[str, object], int] = {}
+        self.log: list[Any] = []  # the walk's rounds, for the events and for messages
         self.lost_in: dict[tuple[str, str], int] = {}
         self.devoured_in: dict[str, int] = {}
 
@@ -80,9 +87,13 @@ class Findings:
             Violation(code, text, pos, self.round if in_round else None, rule)
         )
 
-    def name_of(self, raw: str, pos: SourcePos) -> str | None:
+    def at(self, item: RecordedPlay | RecordedOutcome) -> SourcePos:
+        """Where a play or an outcome is written."""
+        return SourcePos(self.game.source, item.line, item.column)
+
+    def name_of(self, raw: str, item: RecordedOutcome) -> str | None:
         """The swimmer ``raw`` names (ignoring case), or None after flagging it."""
         name = self.canon.get(raw.casefold())
         if name is None:
-            self.flag("unknown-swimmer", f"{raw} is not a swimmer in this game", pos)
+            self.flag("unknown-swimmer", f"{raw} is not a swimmer in this game", self.at(item))
         return name

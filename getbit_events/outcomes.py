@@ -1,20 +1,12 @@
-"""Checking the outcomes a round states against the events the rules require."""
+"""Checking the outcomes a round states against the steps the rules require."""
 
 from __future__ import annotations
 
 from getbit_events import rules
-from getbit_events.events import (
-    CardsDiscarded,
-    CardsTakenBack,
-    GameEnded,
-    HungerLost,
-    SharkCardsTakenBack,
-    SwimmerBitten,
-    SwimmerDevoured,
-)
+from getbit_events.board import Board
 from getbit_events.findings import Findings
 from getbit_events.record import RecordedOutcome, RecordedRound
-from getbit_events.state import GameState
+from getbit_events.rules import Settlement
 
 __all__ = ["OutcomeChecks", "limb_word"]
 
@@ -24,133 +16,122 @@ def limb_word(limb: str) -> str:
 
 
 class OutcomeChecks(Findings):
-    """The outcome part of a validator walk (and the Winner tag, R17)."""
+    """The outcome part of a validator walk (and the Winner tag, R17).
 
-    def check_outcomes(
-        self,
-        state: GameState,
-        after: GameState,
-        rnd: RecordedRound,
-        outcome: rules.RoundOutcome,
-    ) -> None:
+    ``board`` is the state right after the reveal; ``outcome`` is what the
+    rules make of it, not yet folded in.
+    """
+
+    def check_outcomes(self, board: Board, rnd: RecordedRound, outcome: Settlement) -> None:
         """Compare every stated outcome with what the rules say happened."""
-        bites = [e for e in outcome.events if isinstance(e, SwimmerBitten)]
-        outs = {e.who: e.why for e in outcome.events if isinstance(e, SwimmerDevoured)}
-        missed = [e for e in outcome.events if isinstance(e, HungerLost)]
-        discards = [e for e in outcome.events if isinstance(e, CardsDiscarded)]
-        taken = [e.who for e in outcome.events if isinstance(e, CardsTakenBack)]
-        shark_took = any(isinstance(e, SharkCardsTakenBack) for e in outcome.events)
-        ended = any(isinstance(e, GameEnded) for e in outcome.events)
+        outs = outcome.outs
         # a bitten swimmer that swam on took its cards back (R6); a devoured one did not
-        bitten = {b.who for b in bites} - set(outs)
+        bitten = {who for who, _ in outcome.bites if who not in outs}
         seen: set[str] = set()
-        shark_variant = state.setup.variant == "shark"
+        shark_variant = board.setup.variant == "shark"
         for o in rnd.outcomes:
             # one of each outcome a round, but an 'out' for each swimmer devoured
-            key = f"out {o.names[0].casefold()}" if o.kind == "out" else o.kind
+            kind = o.kind
+            key = f"out {o.names[0].casefold()}" if kind == "out" else kind
             if key in seen:
-                self.flag("duplicate-outcome", f"'{o.kind}' is stated twice", o.pos)
+                self.flag("duplicate-outcome", f"'{kind}' is stated twice", self.at(o))
                 continue
             seen.add(key)
-            if o.kind in ("miss", "hunger", "discard") and not shark_variant:
+            if kind == "line":
+                self.check_line(o, outcome)
+            elif kind == "bit":
+                self.check_bite(board, o, outcome)
+            elif kind == "refresh":
+                self.check_refresh(board, o, outcome, bitten)
+            elif kind in ("miss", "hunger", "discard") and not shark_variant:
                 self.flag(
                     "shark-only",
-                    f"'{o.kind}' belongs to the shark variant; this game is "
-                    f"{state.setup.variant}",
-                    o.pos,
+                    f"'{kind}' belongs to the shark variant; this game is "
+                    f"{board.setup.variant}",
+                    self.at(o),
                 )
-            elif o.kind == "bit":
-                self.check_bite(state, o, bites, outs, outcome)
-            elif o.kind == "out":
-                self.check_out(state, o, outs)
-            elif o.kind == "miss":
-                if not missed:
-                    self.flag("wrong-miss", self.no_miss_reason(state, outcome), o.pos, "R11")
-            elif o.kind == "hunger":
-                hunger = after.shark.hunger if after.shark is not None else 0
-                if o.number != hunger:
+            elif kind == "out":
+                self.check_out(board, o, outcome)
+            elif kind == "miss":
+                if not outcome.missed:
+                    self.flag(
+                        "wrong-miss", self.no_miss_reason(board, outcome), self.at(o), "R11"
+                    )
+            elif kind == "hunger":
+                if o.number != outcome.hunger:
                     self.flag(
                         "wrong-hunger",
-                        f"the Shark holds {hunger} hunger tokens after this round, "
+                        f"the Shark holds {outcome.hunger} hunger tokens after this round, "
                         f"not {o.number}",
-                        o.pos,
+                        self.at(o),
                         "R12",
                     )
-            elif o.kind == "discard":
-                self.check_discard(o, discards)
-            elif o.kind == "refresh":
-                self.check_refresh(state, o, taken, bitten, shark_took, ended)
-            elif o.kind == "line":
-                self.check_line(o, after, outs)
+            elif kind == "discard":
+                self.check_discard(o, outcome)
 
-    def check_bite(
-        self,
-        state: GameState,
-        o: RecordedOutcome,
-        bites: list[SwimmerBitten],
-        outs: dict[str, str],
-        outcome: rules.RoundOutcome,
-    ) -> None:
-        name = self.name_of(o.names[0], o.pos)
+    def check_bite(self, board: Board, o: RecordedOutcome, outcome: Settlement) -> None:
+        name = self.name_of(o.names[0], o)
         if name is None:
             return
-        bite = bites[0] if bites else None
-        if bite is None or name != bite.who:
-            if outs.get(name) == "two-left":
-                reason = (
-                    f"{name} was devoured by the two-swimmer end, not bitten: "
-                    "record it as 'out' or leave it out"
-                )
-                self.flag("wrong-bite", reason, o.pos, "R8")
-            elif name in self.devoured_in:
-                self.flag(
-                    "wrong-bite",
-                    f"{name} was devoured in round {self.devoured_in[name]} and cannot be "
-                    "bitten again",
-                    o.pos,
-                    "R6",
-                )
-            elif bite is None:
-                reason, rule = self.no_bite_reason(state, outcome)
-                self.flag("wrong-bite", f"{name} is recorded bitten, but {reason}", o.pos, rule)
-            else:
-                rule = "R11" if state.setup.variant == "shark" else "R6"
-                self.flag(
-                    "wrong-bite",
-                    f"{name} is recorded bitten, but {bite.who} is at the back after movement",
-                    o.pos,
-                    rule,
-                )
-            return
-        if o.limb is not None and o.limb != bite.limb:
-            card = state.shark_card
-            if state.setup.variant == "shark" and card in rules.LIMBS:
+        bite = outcome.bites[0] if outcome.bites else None
+        if bite is not None and name == bite[0]:
+            limb = bite[1]
+            if o.limb is None or o.limb == limb:
+                return
+            card = board.shark_card
+            if board.setup.variant == "shark" and card in rules.LIMBS:
                 msg = (
                     f"the Shark played {card}, so {name} loses the {limb_word(card)}, "
                     f"not the {limb_word(o.limb)}"
                 )
-                self.flag("wrong-limb", msg, o.pos, "R11")
+                self.flag("wrong-limb", msg, self.at(o), "R11")
             else:
                 lost = self.lost_in.get((name, o.limb))
                 self.flag(
                     "wrong-limb",
                     f"{name} has no {limb_word(o.limb)} left (lost in round {lost})",
-                    o.pos,
+                    self.at(o),
                     "R6",
                 )
+            return
+        if outcome.outs.get(name) == "two-left":
+            reason = (
+                f"{name} was devoured by the two-swimmer end, not bitten: "
+                "record it as 'out' or leave it out"
+            )
+            self.flag("wrong-bite", reason, self.at(o), "R8")
+        elif name in self.devoured_in:
+            self.flag(
+                "wrong-bite",
+                f"{name} was devoured in round {self.devoured_in[name]} and cannot be "
+                "bitten again",
+                self.at(o),
+                "R6",
+            )
+        elif bite is None:
+            reason, rule = self.no_bite_reason(board, outcome)
+            self.flag("wrong-bite", f"{name} is recorded bitten, but {reason}", self.at(o), rule)
+        else:
+            rule = "R11" if board.setup.variant == "shark" else "R6"
+            self.flag(
+                "wrong-bite",
+                f"{name} is recorded bitten, but {bite[0]} is at the back after movement",
+                self.at(o),
+                rule,
+            )
 
-    def no_bite_reason(self, state: GameState, outcome: rules.RoundOutcome) -> tuple[str, str]:
-        if state.round == 1:
+    def no_bite_reason(self, board: Board, outcome: Settlement) -> tuple[str, str]:
+        if board.round == 1:
             return "nobody is bitten in round 1", "R5"
-        card = state.shark_card
+        card = board.shark_card
         if card is None:
             return "the Shark played no card", "R11"
         if card == "exhaustion" and outcome.tied:
             return "Exhaustion makes the tied swimmers discard and takes no limb", "R11"
         return f"the Shark's {card} missed", "R12"
 
-    def no_miss_reason(self, state: GameState, outcome: rules.RoundOutcome) -> str:
-        card = state.shark_card
+    def no_miss_reason(self, board: Board, outcome: Settlement) -> str:
+        card = board.shark_card
         if card is None:
             return "the Shark played no card this round, so it cannot miss"
         if card == "exhaustion":
@@ -159,24 +140,24 @@ class OutcomeChecks(Findings):
             return "any-limb found a tie and hit the swimmer at the back"
         return f"{outcome.back} still had the {limb_word(card)}, so the Shark hit"
 
-    def check_out(self, state: GameState, o: RecordedOutcome, outs: dict[str, str]) -> None:
-        name = self.name_of(o.names[0], o.pos)
-        if name is None or name in outs:
+    def check_out(self, board: Board, o: RecordedOutcome, outcome: Settlement) -> None:
+        name = self.name_of(o.names[0], o)
+        if name is None or name in outcome.outs:
             return
         if name in self.devoured_in:
             msg = f"{name} is recorded devoured, but was already devoured in round " + str(
                 self.devoured_in[name]
             )
         else:
-            limbs = len(state.swimmer(name).limbs)
+            limbs = len(board.seats[name].limbs)
             msg = f"{name} is recorded devoured, but is still in the game with {limbs} limbs"
-        self.flag("wrong-out", msg, o.pos, "R6")
+        self.flag("wrong-out", msg, self.at(o), "R6")
 
-    def check_discard(self, o: RecordedOutcome, discards: list[CardsDiscarded]) -> None:
-        expected = sorted(discards[0].cards) if discards else []
+    def check_discard(self, o: RecordedOutcome, outcome: Settlement) -> None:
+        expected = sorted(outcome.discards) if outcome.discards else []
         stated = []
         for raw, value in o.cards:
-            name = self.name_of(raw, o.pos)
+            name = self.name_of(raw, o)
             if name is None:
                 return
             stated.append((name, int(value) if value.isdigit() else -1))
@@ -186,87 +167,88 @@ class OutcomeChecks(Findings):
             self.flag(
                 "wrong-discard",
                 f"this round discards {want}, not {got}",
-                o.pos,
+                self.at(o),
                 "R11",
             )
 
     def check_refresh(
-        self,
-        state: GameState,
-        o: RecordedOutcome,
-        taken: list[str],
-        bitten: set[str],
-        shark_took: bool,
-        ended: bool,
+        self, board: Board, o: RecordedOutcome, outcome: Settlement, bitten: set[str]
     ) -> None:
-        shark = state.setup.shark
+        shark = board.setup.shark
+        folded_shark = shark.casefold() if shark is not None else None
         stated: set[str] = set()
         for raw in o.names:
-            if shark is not None and raw.casefold() == shark.casefold():
-                if not shark_took:  # the Shark's take-back (R12, R13) may be listed too
+            if folded_shark is not None and raw.casefold() == folded_shark:
+                if not outcome.shark_took:  # the Shark's take-back (R12, R13) may be listed too
                     self.flag(
                         "wrong-refresh",
                         f"the Shark {shark} takes no cards back this round",
-                        o.pos,
+                        self.at(o),
                         "R13",
                     )
                 continue
-            name = self.name_of(raw, o.pos)
+            name = self.name_of(raw, o)
             if name is not None:
                 stated.add(name)
-        if ended:
+        if outcome.ended:
             if stated:
                 self.flag(
                     "wrong-refresh",
                     "nothing is taken back in the round that ends the game",
-                    o.pos,
+                    self.at(o),
                     "R7",
                 )
             return
-        expected = set(taken) - bitten
-        for name in sorted(expected - stated, key=state.setup.line.index):
-            held = len(state.swimmer(name).hand)
+        expected = set(outcome.taken) - bitten
+        if stated == expected:
+            return
+        order = board.setup.line.index
+        for name in sorted(expected - stated, key=order):
+            held = len(board.seats[name].hand)
             self.flag(
                 "wrong-refresh",
                 f"{name} holds {held} card{'s' if held != 1 else ''} and takes its played "
                 "cards back, but is not listed",
-                o.pos,
+                self.at(o),
                 "R7",
             )
-        for name in sorted(stated - expected - bitten, key=state.setup.line.index):
-            s = state.swimmer(name)
-            if name in state.line and len(s.hand) < 2 and not s.table:
+        for name in sorted(stated - expected - bitten, key=order):
+            s = board.seats[name]
+            if name in board.line and len(s.hand) < 2 and not s.table:
                 continue  # R15: fewer than two cards but nothing to take back
-            if name not in state.line:
+            if name not in board.line:
                 msg = f"{name} is out of the game and takes nothing back"
             else:
                 msg = f"{name} holds {len(s.hand)} cards and takes nothing back"
-            self.flag("wrong-refresh", msg, o.pos, "R7")
+            self.flag("wrong-refresh", msg, self.at(o), "R7")
 
-    def check_line(self, o: RecordedOutcome, after: GameState, outs: dict[str, str]) -> None:
-        stated = tuple(self.canon.get(n.casefold(), n) for n in o.names)
-        expected = after.line
-        allowed = [expected]
-        two_left = [n for n, why in outs.items() if why == "two-left"]
-        if two_left:  # R8: the line may name the winner alone or both swimmers
-            allowed.append((*expected, *two_left))
-        if stated not in allowed:
-            self.flag(
-                "wrong-line",
-                f"the line after this round is {', '.join(expected)}, "
-                f"not {', '.join(stated)}",
-                o.pos,
-                "R4",
-            )
+    def check_line(self, o: RecordedOutcome, outcome: Settlement) -> None:
+        expected = outcome.line
+        if o.names == expected:  # written as the Line tag spells the names
+            return
+        canon = self.canon
+        stated = tuple([canon.get(n.casefold(), n) for n in o.names])
+        if stated == expected:
+            return
+        two_left = [n for n, why in outcome.outs.items() if why == "two-left"]
+        # R8: the line may name the winner alone or both swimmers
+        if two_left and stated == (*expected, *two_left):
+            return
+        self.flag(
+            "wrong-line",
+            f"the line after this round is {', '.join(expected)}, not {', '.join(stated)}",
+            self.at(o),
+            "R4",
+        )
 
     # -- the end (R17) ---------------------------------------------------------
 
-    def check_winner(self, state: GameState) -> None:
+    def check_winner(self, board: Board) -> None:
         tag = self.winner_tag
         if tag is None:
             return
         claimed = tag.value.strip()
-        if not state.finished:
+        if not board.finished:
             self.flag(
                 "wrong-winner",
                 f"the record names {claimed} the winner, but stops before the game is over",
@@ -274,10 +256,10 @@ class OutcomeChecks(Findings):
                 "R17",
                 in_round=False,
             )
-        elif state.winner is not None and claimed.casefold() != state.winner.casefold():
+        elif board.winner is not None and claimed.casefold() != board.winner.casefold():
             self.flag(
                 "wrong-winner",
-                f"the record names {claimed} the winner, but the rules make it {state.winner}",
+                f"the record names {claimed} the winner, but the rules make it {board.winner}",
                 tag.pos,
                 "R17",
                 in_round=False,

@@ -6,6 +6,8 @@ into events. Names are kept as written; the validator matches them ignoring case
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import attrs
 
 from getbit_events.events import SourcePos
@@ -52,21 +54,25 @@ class RecordedTag:
     pos: SourcePos
 
 
-@attrs.frozen
-class RecordedPlay:
-    """``NAME CARD``: ``card`` is as written: a number, ``-``, or a Shark card name."""
+class RecordedPlay(NamedTuple):
+    """``NAME CARD``: ``card`` is as written: a number, ``-``, or a Shark card name.
+
+    ``line`` and ``column`` say where it is written in the game's source file.
+    (Named tuples, not attrs classes: a long record holds one per card played.)
+    """
 
     name: str
     card: str
-    pos: SourcePos
+    line: int
+    column: int
 
 
-@attrs.frozen
-class RecordedOutcome:
+class RecordedOutcome(NamedTuple):
     """One stated outcome: ``kind`` is bit, out, miss, hunger, discard, refresh or line."""
 
     kind: str
-    pos: SourcePos
+    line: int
+    column: int
     names: tuple[str, ...] = ()
     limb: str | None = None
     number: int | None = None

@@ -167,22 +167,28 @@ class Settlement:
     """What follows a reveal (R4-R14): the steps in event order, and a summary of them.
 
     A step is an event not yet made (``board.Step``); ``make_events`` makes them.
+    The card moves, every round's most common facts, are kept apart as names.
     The summary fields say the same facts again, ready for the validator's checks.
     """
 
-    steps: list[Step]
+    moved: tuple[str, ...]  # R4: who moved to the front by its card, lowest card first
+    steps: list[Step]  # what followed the moves
     tied: tuple[str, ...]
     back: str | None  # the swimmer at the back after movement
     defaulted_limb: str | None  # an any-limb bite whose limb the record did not choose
     line: tuple[str, ...]  # the line after the round, front first
     hunger: int  # the Shark's tokens after the round (0 without a Shark)
-    bites: list[tuple[str, str]]  # (who, limb), in order
-    outs: dict[str, str]  # who was devoured, and why
-    taken: list[str]  # who took cards back (a bitten swimmer too), in order
+    bites: list[tuple[str, str]] = attrs.Factory(list)  # (who, limb), in order
+    outs: dict[str, str] = attrs.Factory(dict)  # who was devoured, and why
+    taken: list[str] = attrs.Factory(list)  # who took cards back (a bitten swimmer too)
     missed: bool = False  # R12
     discards: tuple[tuple[str, int], ...] | None = None  # R11 Exhaustion
     shark_took: bool = False  # R12, R13
     ended: bool = False
+
+    def all_steps(self) -> list[Step]:
+        """Every step of the round in order, the card moves first."""
+        return [(SwimmerMoved, n, "card") for n in self.moved] + self.steps
 
 
 def make_events(steps: Iterable[Step], r: int, pos: SourcePos | None) -> list[Event]:
@@ -205,130 +211,130 @@ def resolve_round(
 
     s = settle(Board.of(state), limb_choice)
     return RoundOutcome(
-        tuple(make_events(s.steps, state.round, pos)), s.tied, s.back, s.defaulted_limb
+        tuple(make_events(s.all_steps(), state.round, pos)), s.tied, s.back, s.defaulted_limb
     )
 
 
 def settle(board: Board, limb_choice: Mapping[str, str] | None = None) -> Settlement:
     """What the rules make of the cards revealed on ``board`` (R4-R14).
 
-    ``board`` is read, not changed: the caller folds the steps in when it is done
-    with the state before them (``Board.apply``). ``limb_choice`` as for
+    ``board`` is read, not changed: the caller folds the outcome in when it is
+    done with the state before it (``Board.settle_in``). ``limb_choice`` as for
     :func:`resolve_round`.
     """
     setup = board.setup
     r = board.round
     seats = board.seats
-    steps: list[Step] = []
-    line = list(board.line)
     cards = board.revealed
     # R4: equal values tie and stay; unique values move to the front, lowest first.
-    counts: dict[int, int] = {}
-    for _, v in cards:
+    first: dict[int, str] = {}
+    ties: set[int] = set()
+    for name, v in cards:
         if v is not None:
-            counts[v] = counts.get(v, 0) + 1
-    movers = sorted((v, n) for n, v in cards if v is not None and counts[v] == 1)
-    for _, name in movers:
-        line.remove(name)
-        line.insert(0, name)
-        steps.append((SwimmerMoved, name, "card"))
-    tied = (
-        tuple(n for n, v in cards if v is not None and counts[v] > 1)
-        if len(movers) != len(counts)
-        else ()
-    )
+            if v in first:
+                ties.add(v)
+            else:
+                first[v] = name
+    tied: tuple[str, ...] = ()
+    if ties:
+        tied = tuple([n for n, v in cards if v in ties])
+        for v in ties:
+            del first[v]
+    moved = tuple([n for _, n in sorted(first.items())])
+    line = list(reversed(moved))
+    line.extend([n for n in board.line if n not in moved] if moved else board.line)
     back = line[-1] if line else None
-    limbs_now: dict[str, tuple[str, ...]] = {}  # limbs changed this round
-    bites: list[tuple[str, str]] = []
-    outs: dict[str, str] = {}
-    taken: list[str] = []
     shark = board.shark
-    hunger = shark.hunger if shark is not None else 0
-    missed = shark_took = False
-    discards: tuple[tuple[str, int], ...] | None = None
-    defaulted: str | None = None
-    choices = limb_choice or {}
-
-    def bite(who: str, limb: str) -> None:
-        steps.append((SwimmerBitten, who, limb))
-        bites.append((who, limb))
-        left = tuple(x for x in limbs_now.get(who, seats[who].limbs) if x != limb)
-        limbs_now[who] = left
-        if not left:  # R6: the last limb: devoured, out of the game and off the line
-            steps.append((SwimmerDevoured, who, "last-limb"))
-            outs[who] = "last-limb"
-            line.remove(who)
-            return
-        # R6: to the front, with all its played cards back, this round's included
-        line.remove(who)
-        line.insert(0, who)
-        steps.append((SwimmerMoved, who, "bite"))
-        back_cards = _returnable(board, who)
-        if back_cards:
-            steps.append((CardsTakenBack, who, back_cards))
-            taken.append(who)
-
-    def chosen_limb(who: str) -> str:
-        limbs = limbs_now.get(who, seats[who].limbs)
-        choice = choices.get(who)
-        if choice is not None and choice in limbs:
-            return choice
-        return limbs[0]
+    s = Settlement(moved, [], tied, back, None, (), shark.hunger if shark is not None else 0)
+    steps = s.steps
 
     if setup.variant == "shark":
         card = board.shark_card
         if r >= 2 and card is not None and back is not None:  # R5, R11
-            if card in LIMBS:
-                if card in seats[back].limbs:
-                    bite(back, card)
-                else:
-                    missed = True
-            elif card == "any-limb":
-                if tied:
-                    if choices.get(back) is None:  # R11: the swimmer's choice, unstated
-                        defaulted = seats[back].limbs[0]
-                    bite(back, chosen_limb(back))
-                else:
-                    missed = True
-            elif card == "exhaustion":
-                if tied:
-                    discards = tuple((n, v) for n, v in cards if v is not None and n in tied)
-                    steps.append((CardsDiscarded, discards))
-                else:
-                    missed = True
-            if missed:  # R12: a hunger token lost, the Shark cards back; the swimmer untouched
-                hunger -= 1
-                steps.append((HungerLost, hunger))
-                if hunger > 0 and shark is not None:
-                    steps.append((SharkCardsTakenBack, tuple(shark.table)))
-                    shark_took = True
+            _shark_card(board, s, card, line, limb_choice)
     elif r >= 2 and back is not None:  # R5: no bite in round 1; R6 from round 2
-        bite(back, chosen_limb(back))
+        _bite(board, s, back, _limb(seats[back].limbs, back, limb_choice), line)
 
-    ended = _end(board, line, limbs_now, outs, hunger)
-    settlement = Settlement(
-        steps, tied, back, defaulted, (), hunger, bites, outs, taken, missed, discards, shark_took
-    )
+    ended = _end(board, line, s)
     if ended is not None:
         steps.extend(ended)  # R7: nothing is taken back in the round that ends the game
-        settlement.line = tuple(line)
-        settlement.ended = True
-        return settlement
+        s.line = tuple(line)
+        s.ended = True
+        return s
 
-    discarded = dict(discards) if discards else None
-    bitten = bites[0][0] if bites else None  # took its cards back with the bite (R6)
+    discarded = dict(s.discards) if s.discards else None
+    bitten = s.bites[0][0] if s.bites else None  # took its cards back with the bite (R6)
     for name in line:  # R7: fewer than two cards in hand: take the played ones back
-        seat = seats[name]
-        if len(seat.hand) < 2 and name != bitten:
+        if len(seats[name].hand) < 2 and name != bitten:
             back_cards = _returnable(board, name, discarded.get(name) if discarded else None)
             if back_cards:
                 steps.append((CardsTakenBack, name, back_cards))
-                taken.append(name)
-    if shark is not None and not shark_took and len(shark.hand) < 2 and shark.table:
+                s.taken.append(name)
+    if shark is not None and not s.shark_took and len(shark.hand) < 2 and shark.table:
         steps.append((SharkCardsTakenBack, tuple(shark.table)))  # R13
-        settlement.shark_took = True
-    settlement.line = tuple(line)
-    return settlement
+        s.shark_took = True
+    s.line = tuple(line)
+    return s
+
+
+def _limb(limbs: tuple[str, ...], who: str, choice: Mapping[str, str] | None) -> str:
+    """The limb ``who`` loses: its choice where it has that limb, else the first left."""
+    chosen = choice.get(who) if choice else None
+    return chosen if chosen is not None and chosen in limbs else limbs[0]
+
+
+def _bite(board: Board, s: Settlement, who: str, limb: str, line: list[str]) -> None:
+    """``who`` loses ``limb`` (R6, R11)."""
+    s.steps.append((SwimmerBitten, who, limb))
+    s.bites.append((who, limb))
+    line.remove(who)
+    if len(board.seats[who].limbs) == 1:  # R6: the last limb: devoured, off the line
+        s.steps.append((SwimmerDevoured, who, "last-limb"))
+        s.outs[who] = "last-limb"
+        return
+    # R6: to the front, with all its played cards back, this round's included
+    line.insert(0, who)
+    s.steps.append((SwimmerMoved, who, "bite"))
+    back_cards = _returnable(board, who)
+    if back_cards:
+        s.steps.append((CardsTakenBack, who, back_cards))
+        s.taken.append(who)
+
+
+def _shark_card(
+    board: Board, s: Settlement, card: str, line: list[str], choice: Mapping[str, str] | None
+) -> None:
+    """What the Shark's card does to the swimmer at the back (R11, R12)."""
+    back = line[-1]
+    limbs = board.seats[back].limbs
+    missed = False
+    if card in LIMBS:
+        if card in limbs:
+            _bite(board, s, back, card, line)
+        else:
+            missed = True
+    elif card == "any-limb":
+        if s.tied:
+            if not choice or choice.get(back) is None:  # R11: the swimmer's choice, unstated
+                s.defaulted_limb = limbs[0]
+            _bite(board, s, back, _limb(limbs, back, choice), line)
+        else:
+            missed = True
+    elif card == "exhaustion":
+        if s.tied:
+            tied = s.tied
+            s.discards = tuple((n, v) for n, v in board.revealed if v is not None and n in tied)
+            s.steps.append((CardsDiscarded, s.discards))
+        else:
+            missed = True
+    if missed:  # R12: a hunger token lost, the Shark cards back; the swimmer untouched
+        s.missed = True
+        s.hunger -= 1
+        s.steps.append((HungerLost, s.hunger))
+        shark = board.shark
+        if s.hunger > 0 and shark is not None:
+            s.steps.append((SharkCardsTakenBack, tuple(shark.table)))
+            s.shark_took = True
 
 
 def _returnable(board: Board, name: str, discarded: int | None = None) -> tuple[int, ...]:
@@ -349,17 +355,12 @@ def _returnable(board: Board, name: str, discarded: int | None = None) -> tuple[
     return tuple(cards)
 
 
-def _end(
-    board: Board,
-    line: list[str],
-    limbs_now: dict[str, tuple[str, ...]],
-    outs: dict[str, str],
-    hunger: int,
-) -> list[Step] | None:
+def _end(board: Board, line: list[str], s: Settlement) -> list[Step] | None:
     """The steps that end the game this round (R8, R10, R14), or None."""
     setup = board.setup
-    devoured = [*board.devoured, *outs]
-    if setup.variant == "two-player":
+    outs = s.outs
+    variant = setup.variant
+    if variant == "two-player":
         if not outs:
             return None
         # R10: the owner of the devoured swimmer loses, the other player wins
@@ -367,14 +368,16 @@ def _end(
         loser = next(p for p, team in setup.teams if first in team)
         winner = next(p for p, _ in setup.teams if p != loser)
         return [(GameEnded, winner, (winner, loser), "R10")]
-    if setup.variant == "shark":
+    if variant == "shark":
         shark = setup.shark or ""
-        if hunger <= 0:
+        devoured = [*board.devoured, *outs]
+        if s.hunger <= 0:
             # R14: swimmers win; most limbs, ties to the one nearest the front
             seats = board.seats
+            bitten = {who for who, _ in s.bites}
 
             def limbs(n: str) -> int:
-                return len(limbs_now.get(n, seats[n].limbs))
+                return len(seats[n].limbs) - (n in bitten)
 
             living = sorted(line, key=lambda n: (-limbs(n), line.index(n)))
             ranking = (*living, *reversed(devoured), shark)
@@ -387,6 +390,7 @@ def _end(
         return None
     # R8: two swimmers left: the front one wins, the back one is devoured
     front, last = line[0], line[-1]
-    ranking = (front, last, *reversed(devoured))
+    ranking = (front, last, *reversed([*board.devoured, *outs]))
     outs[last] = "two-left"
+    line.remove(last)
     return [(SwimmerDevoured, last, "two-left"), (GameEnded, front, ranking, "R8")]

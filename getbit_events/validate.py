@@ -7,24 +7,30 @@ Outcomes (bites, lines, take-backs ...) are claims: each one stated is checked
 against the rules, and the game goes on from what the rules say happened.
 Outcomes a record leaves out are derived, so a record with only cards becomes a
 complete event stream.
+
+The walk keeps its state on a private mutable ``Board`` and logs each round's
+facts (the cards, and what ``rules.settle`` made of them); the event stream and the
+frozen ``GameState`` are made from that log when first asked for, so checking
+a record costs no event object per fact (bench/validate.py measures it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from functools import cached_property
 from typing import Any
 
 import attrs
 
 from getbit_events import rules
+from getbit_events.board import Board
 from getbit_events.events import (
     CardChosen,
     CardsRevealed,
     Event,
     GameStarted,
     SharkCardPlayed,
-    SwimmerBitten,
-    SwimmerDevoured,
+    SourcePos,
 )
 from getbit_events.findings import CODES, WARNING_CODES
 from getbit_events.outcomes import OutcomeChecks, limb_word
@@ -34,22 +40,122 @@ from getbit_events.record import (
     RecordedRound,
     Violation,
 )
-from getbit_events.reducer import Fold
+from getbit_events.reducer import fold
 from getbit_events.setup import SetupReader
-from getbit_events.state import GameState, initial_state
+from getbit_events.state import GameState
 
-__all__ = ["CODES", "WARNING_CODES", "GameReport", "validate_game", "validate_games"]
+__all__ = [
+    "CODES",
+    "WARNING_CODES",
+    "Final",
+    "GameReport",
+    "round_events",
+    "validate_game",
+    "validate_games",
+]
+
+_Cards = tuple[tuple[str, int | None], ...]
+#: One round of a walk: (round, position, revealed cards, Shark, Shark card, outcome).
+_Logged = tuple[int, SourcePos, _Cards, str | None, str | None, rules.Settlement]
 
 
 @attrs.frozen
+class Final:
+    """How a game stands after its last recorded round."""
+
+    finished: bool
+    winner: str | None
+    ranking: tuple[str, ...] | None
+    line: tuple[str, ...]  # front first, devoured swimmers left out
+    limbs: dict[str, int]  # every swimmer in starting-line order, 0 when devoured
+    hunger: int | None  # the Shark's tokens, None without a Shark
+
+    @classmethod
+    def of_state(cls, state: GameState) -> Final:
+        shark = state.shark
+        return cls(
+            state.finished,
+            state.winner,
+            state.ranking,
+            state.line,
+            state.limbs(),
+            shark.hunger if shark is not None else None,
+        )
+
+    @classmethod
+    def of_board(cls, board: Board) -> Final:
+        shark = board.shark
+        return cls(
+            board.finished,
+            board.winner,
+            board.ranking,
+            tuple(board.line),
+            board.limbs(),
+            shark.hunger if shark is not None else None,
+        )
+
+
+def round_events(
+    r: int,
+    pos: SourcePos | None,
+    revealed: tuple[tuple[str, int | None], ...],
+    shark: str | None,
+    shark_card: str | None,
+) -> list[Event]:
+    """The events of a round's plays: who chose (line order, the Shark last), the reveal."""
+    events: list[Event] = [CardChosen(r, n, pos) for n, v in revealed if v is not None]
+    if shark is not None and shark_card is not None:
+        events.append(CardChosen(r, shark, pos))
+        events.append(CardsRevealed(r, revealed, pos))
+        events.append(SharkCardPlayed(r, shark, shark_card, pos))
+    else:
+        events.append(CardsRevealed(r, revealed, pos))
+    return events
+
+
+@attrs.frozen(slots=False, eq=False)
 class GameReport:
-    """What validating one recorded game found, and the complete event stream."""
+    """What validating one recorded game found; its events and state on demand."""
 
     record: RecordedGame
-    events: tuple[Event, ...]
     violations: tuple[Violation, ...]
     warnings: tuple[Violation, ...]
-    state: GameState | None
+    final: Final | None = None  # None when no set-up could be read
+    _setup: GameStarted | None = None
+    _log: Sequence[_Logged] = ()
+
+    @classmethod
+    def of_events(
+        cls,
+        record: RecordedGame,
+        events: Sequence[Event],
+        violations: tuple[Violation, ...] = (),
+        warnings: tuple[Violation, ...] = (),
+    ) -> GameReport:
+        """A report for a game whose complete event stream is already at hand."""
+        state = fold(events) if events else None
+        setup = events[0] if events and isinstance(events[0], GameStarted) else None
+        final = Final.of_state(state) if state is not None else None
+        report = cls(record, violations, warnings, final, setup)
+        report.__dict__["events"] = tuple(events)
+        report.__dict__["state"] = state
+        return report
+
+    @cached_property
+    def events(self) -> tuple[Event, ...]:
+        """The complete event stream: the set-up, each round's plays, then its outcome."""
+        if self._setup is None:
+            return ()
+        events: list[Event] = [self._setup]
+        for r, pos, revealed, shark, shark_card, outcome in self._log:
+            events.extend(round_events(r, pos, revealed, shark, shark_card))
+            events.extend(rules.make_events(outcome.all_steps(), r, pos))
+        return tuple(events)
+
+    @cached_property
+    def state(self) -> GameState | None:
+        """The state after the last recorded round (the reducer's fold of ``events``)."""
+        return fold(self.events) if self.events else None
 
     @property
     def source(self) -> str:
@@ -70,31 +176,30 @@ class GameReport:
 
     @property
     def finished(self) -> bool:
-        return self.state is not None and self.state.finished
+        return self.final is not None and self.final.finished
 
     @property
     def winner(self) -> str | None:
-        return self.state.winner if self.state is not None else None
+        return self.final.winner if self.final is not None else None
 
     @property
     def ranking(self) -> tuple[str, ...] | None:
-        return self.state.ranking if self.state is not None else None
+        return self.final.ranking if self.final is not None else None
 
     def to_json(self) -> dict[str, Any]:
         """The stable JSON shape of ``getbit validate --json``."""
         final: dict[str, Any] | None = None
-        if self.state is not None:
+        if self.final is not None:
             final = {
-                "line": list(self.state.line),
-                "limbs": self.state.limbs(),
-                "hunger": self.state.shark.hunger if self.state.shark is not None else None,
+                "line": list(self.final.line),
+                "limbs": dict(self.final.limbs),
+                "hunger": self.final.hunger,
             }
-        setup = self.events[0] if self.events else None
         return {
             "source": self.source,
             "game": self.game,
             "line": self.record.pos.line,
-            "variant": setup.variant if isinstance(setup, GameStarted) else None,
+            "variant": self._setup.variant if self._setup is not None else None,
             "valid": self.valid,
             "finished": self.finished,
             "rounds": len(self.record.rounds),
@@ -113,10 +218,10 @@ def validate_games(games: Iterable[RecordedGame]) -> Iterator[GameReport]:
 
 
 def validate_game(game: RecordedGame) -> GameReport:
-    """Check one recorded game against the rules and build its event stream."""
+    """Check one recorded game against the rules (its events are made when asked for)."""
     if game.syntax_errors:
         errors = tuple(sorted(game.syntax_errors, key=_order))
-        return GameReport(game, (), errors, (), None)
+        return GameReport(game, errors, ())
     return _Checker(game).run()
 
 
@@ -131,37 +236,37 @@ class _Checker(SetupReader, OutcomeChecks):
 
     def run(self) -> GameReport:
         setup = self.setup()
-        state: GameState | None = None
-        if setup is not None:
-            self.events.append(setup)
-            state = initial_state(setup)
-            fold = Fold(state)
-            for rnd in self.game.rounds:
-                self.round = rnd.index
-                if state.finished:  # R17: nothing is played after the end
-                    self.flag(
-                        "round-after-end",
-                        f"round {rnd.number} is recorded after the game ended in round "
-                        f"{state.round}",
-                        rnd.pos,
-                        "R17",
-                    )
-                    continue
-                state = self.play_round(fold, state, rnd)
-            self.check_winner(state)
+        if setup is None:
+            return GameReport(
+                self.game, tuple(sorted(self.violations, key=_order)), tuple(self.warnings)
+            )
+        board = Board(setup)
+        for rnd in self.game.rounds:
+            self.round = rnd.index
+            if board.finished:  # R17: nothing is played after the end
+                self.flag(
+                    "round-after-end",
+                    f"round {rnd.number} is recorded after the game ended in round "
+                    f"{board.round}",
+                    rnd.pos,
+                    "R17",
+                )
+                continue
+            self.play_round(board, rnd)
+        self.check_winner(board)
         return GameReport(
             self.game,
-            tuple(self.events),
             tuple(sorted(self.violations, key=_order)),
             tuple(self.warnings),
-            state,
+            Final.of_board(board),
+            setup,
+            self.log,
         )
 
     # -- a round ---------------------------------------------------------------
 
-    def play_round(self, fold: Fold, state: GameState, rnd: RecordedRound) -> GameState:
-        setup = state.setup
-        r = state.round + 1
+    def play_round(self, board: Board, rnd: RecordedRound) -> None:
+        r = board.round + 1
         pos = rnd.pos
         if rnd.number != r:
             self.flag(
@@ -169,31 +274,18 @@ class _Checker(SetupReader, OutcomeChecks):
                 f"this is round {r}, but it is numbered {rnd.number}",
                 pos,
             )
-        cards, shark_card = self.read_plays(state, rnd, r)
-        shark = setup.shark if shark_card is not None else None
-        played: list[Event] = [CardChosen(r, n, pos) for n in state.line if cards[n] is not None]
-        if shark is not None:
-            played.append(CardChosen(r, shark, pos))
-        played.append(CardsRevealed(r, tuple((n, cards[n]) for n in state.line), pos))
-        if shark is not None and shark_card is not None:
-            played.append(SharkCardPlayed(r, shark, shark_card, pos))
-        fold.extend(played)
-        self.events.extend(played)
-        revealed = fold.snapshot()
-
-        limb_choice: dict[str, str] = {}
+        revealed, shark_card = self.read_plays(board, rnd, r)
+        board.reveal(r, revealed, shark_card)
+        limb_choice: dict[str, str] | None = None
         for o in rnd.outcomes:
             if o.kind == "bit":  # the first bite stated is the one checked
                 name = self.canon.get(o.names[0].casefold())
                 if o.limb and name is not None:
-                    limb_choice[name] = o.limb
+                    limb_choice = {name: o.limb}
                 break
-        outcome = rules.resolve_round(revealed, limb_choice, pos)
-        fold.extend(outcome.events)
-        self.events.extend(outcome.events)
-        after = fold.snapshot()
+        outcome = rules.settle(board, limb_choice)
         if rnd.outcomes:
-            self.check_outcomes(revealed, after, rnd, outcome)
+            self.check_outcomes(board, rnd, outcome)
         if outcome.defaulted_limb is not None and outcome.back is not None:
             self.warnings.append(
                 Violation(
@@ -205,81 +297,91 @@ class _Checker(SetupReader, OutcomeChecks):
                     "R11",
                 )
             )
-        for event in outcome.events:
-            if isinstance(event, SwimmerBitten):
-                self.lost_in[(event.who, event.limb)] = r
-            elif isinstance(event, SwimmerDevoured):
-                self.devoured_in[event.who] = r
-        return after
+        for who, limb in outcome.bites:
+            self.lost_in[(who, limb)] = r
+        for who in outcome.outs:
+            self.devoured_in[who] = r
+        board.settle_in(outcome)
+        shark = board.setup.shark if shark_card is not None else None
+        self.log.append((r, pos, revealed, shark, shark_card, outcome))
 
     def read_plays(
-        self, state: GameState, rnd: RecordedRound, r: int
-    ) -> tuple[dict[str, int | None], str | None]:
-        setup = state.setup
-        shark_key = setup.shark.casefold() if setup.shark else None
+        self, board: Board, rnd: RecordedRound, r: int
+    ) -> tuple[_Cards, str | None]:
+        """The cards revealed this round, in line order, and the Shark's card."""
+        canon = self.canon
+        seats = board.seats
+        line = board.line
         cards: dict[str, int | None] = {}
         shark_card: str | None = None
         shark_seen = False
         for play in rnd.plays:
-            key = play.name.casefold()
-            if key == shark_key:
+            name = canon.get(play.name.casefold())
+            card = play.card
+            # the usual play: a swimmer in the game plays a card from its hand
+            if name is not None and name not in cards and card.isdigit() and name in line:
+                value = int(card)
+                if value in seats[name].hand:
+                    cards[name] = value
+                    continue
+            shark = board.shark
+            if name is None and shark is not None and play.name.casefold() == shark.key:
                 if shark_seen:
-                    self.flag("duplicate-play", f"the Shark {play.name} plays twice", play.pos)
+                    self.flag("duplicate-play", f"the Shark {play.name} plays twice", self.at(play))
                     continue
                 shark_seen = True
-                shark_card = self.shark_play(state, play, r)
+                shark_card = self.shark_play(board, play, r)
                 continue
-            name = self.canon.get(key)
-            if name is None:
-                self.flag(
-                    "unknown-swimmer", f"{play.name} is not a swimmer in this game", play.pos
-                )
-                continue
-            if name not in state.line:
-                self.flag(
-                    "not-in-game",
-                    f"{name} plays, but was devoured in round {self.devoured_in.get(name, '?')}",
-                    play.pos,
-                    "R3",
-                )
-                continue
-            if name in cards:
-                self.flag("duplicate-play", f"{name} plays twice in one round", play.pos, "R3")
-                continue
-            cards[name] = self.swimmer_play(state, name, play, r)
-        for name in state.line:
-            if name not in cards:
-                cards[name] = None
-                self.flag(
-                    "missing-play",
-                    f"{name} is still in the game but plays no card",
-                    rnd.pos,
-                    "R3",
-                )
-        if (
-            setup.shark is not None
-            and r >= 2
-            and not shark_seen
-            and state.shark is not None
-            and state.shark.hand
-        ):
+            self.odd_play(board, play, name, cards)
+        if len(cards) != len(line):
+            for name in line:
+                if name not in cards:
+                    cards[name] = None
+                    self.flag(
+                        "missing-play",
+                        f"{name} is still in the game but plays no card",
+                        rnd.pos,
+                        "R3",
+                    )
+        shark = board.shark
+        if shark is not None and r >= 2 and not shark_seen and shark.hand:
             self.flag(
                 "missing-play",
-                f"the Shark {setup.shark} plays no card; from round 2 it plays one every round",
+                f"the Shark {shark.name} plays no card; from round 2 it plays one every round",
                 rnd.pos,
                 "R11",
             )
-        return cards, shark_card
+        return tuple([(n, cards[n]) for n in line]), shark_card
 
-    def swimmer_play(self, state: GameState, name: str, play: RecordedPlay, r: int) -> int | None:
-        s = state.swimmer(name)
+    def odd_play(
+        self, board: Board, play: RecordedPlay, name: str | None, cards: dict[str, int | None]
+    ) -> None:
+        """Any play but a swimmer's card from its hand: say what is wrong, keep the card."""
+        pos = self.at(play)
+        if name is None:
+            self.flag("unknown-swimmer", f"{play.name} is not a swimmer in this game", pos)
+        elif name not in board.line:
+            self.flag(
+                "not-in-game",
+                f"{name} plays, but was devoured in round {self.devoured_in.get(name, '?')}",
+                pos,
+                "R3",
+            )
+        elif name in cards:
+            self.flag("duplicate-play", f"{name} plays twice in one round", pos, "R3")
+        else:
+            cards[name] = self.swimmer_play(board, name, play)
+
+    def swimmer_play(self, board: Board, name: str, play: RecordedPlay) -> int | None:
+        s = board.seats[name]
+        pos = self.at(play)
         if play.card == "-":
             if s.hand:
                 held = ", ".join(str(v) for v in sorted(s.hand))
                 self.flag(
                     "no-card-claimed",
                     f"{name} records no card but holds {held}",
-                    play.pos,
+                    pos,
                     "R15",
                 )
             return None
@@ -287,33 +389,32 @@ class _Checker(SetupReader, OutcomeChecks):
             self.flag(
                 "wrong-card-kind",
                 f"{name} is a swimmer and plays a numbered card, not {play.card!r}",
-                play.pos,
+                pos,
                 "R3",
             )
             return None
         value = int(play.card)
         if value not in s.hand:
-            message, rule = self.why_not_in_hand(state, name, value)
+            message, rule = self.why_not_in_hand(board, name, value)
             # R9: the automaton's repeat is a card turned since its last reshuffle
-            repeat = name == state.setup.automaton and value in s.table
-            self.flag("automaton-repeat" if repeat else "card-not-in-hand", message, play.pos, rule)
-        self.played_in[(name, value)] = r
+            repeat = name == board.setup.automaton and value in s.table
+            self.flag("automaton-repeat" if repeat else "card-not-in-hand", message, pos, rule)
         return value
 
-    def why_not_in_hand(self, state: GameState, name: str, value: int) -> tuple[str, str]:
+    def why_not_in_hand(self, board: Board, name: str, value: int) -> tuple[str, str]:
         """Why ``value`` is not in ``name``'s hand, and the ruling that says so."""
-        s = state.swimmer(name)
-        top = state.setup.hand_size
-        automaton = name == state.setup.automaton
+        s = board.seats[name]
+        top = board.setup.hand_size
+        automaton = name == board.setup.automaton
         plays = "turns" if automaton else "plays"
         if not 1 <= value <= 7:
             return f"{name} {plays} {value}, but cards run from 1 to 7", "R3"
         if value > top:
-            swimmers = len(state.setup.line)
+            swimmers = len(board.setup.line)
             return (f"{name} {plays} {value}, but {swimmers} swimmers hold 1 to {top} (R1)", "R3")
         if value in s.discards:
             return (f"{name} {plays} {value}, but discarded it to Exhaustion (R11)", "R3")
-        since = self.played_in.get((name, value))
+        since = self.played_in(name, value)
         if automaton:
             return (
                 f"{name} turns {value}, but its {value} was turned in round {since} "
@@ -321,15 +422,16 @@ class _Checker(SetupReader, OutcomeChecks):
             ), "R9"
         return f"{name} plays {value}, but that {value} is on the table since round {since}", "R3"
 
-    def shark_play(self, state: GameState, play: RecordedPlay, r: int) -> str | None:
-        shark = state.shark
+    def shark_play(self, board: Board, play: RecordedPlay, r: int) -> str | None:
+        shark = board.shark
         assert shark is not None
         card = play.card.casefold()
+        pos = self.at(play)
         if r < 2:
             self.flag(
                 "shark-round-1",
                 f"the Shark {shark.name} plays {play.card} in round 1, where it plays no card",
-                play.pos,
+                pos,
                 "R5",
             )
             return None
@@ -337,17 +439,25 @@ class _Checker(SetupReader, OutcomeChecks):
             self.flag(
                 "wrong-card-kind",
                 f"the Shark plays one of {', '.join(rules.SHARK_CARDS)}, not {play.card!r}",
-                play.pos,
+                pos,
                 "R11",
             )
             return None
         if card not in shark.hand:
-            since = self.played_in.get((shark.name, card), "?")
+            since = self.played_in(shark.name, card)
             self.flag(
                 "card-not-in-hand",
-                f"the Shark plays {card}, but it is on the table since round {since}",
-                play.pos,
+                f"the Shark plays {card}, but it is on the table since round "
+                f"{'?' if since is None else since}",
+                pos,
                 "R13",
             )
-        self.played_in[(shark.name, card)] = r
         return card
+
+    def played_in(self, name: str, card: int | str) -> int | None:
+        """The last round before this one in which ``name`` played ``card``."""
+        logged: list[_Logged] = self.log
+        for r, _, revealed, shark, shark_card, _ in reversed(logged):
+            if (name, card) in revealed or (shark == name and shark_card == card):
+                return r
+        return None

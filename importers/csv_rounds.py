@@ -196,7 +196,8 @@ class _Reader:
                 continue  # not in the game (or the Shark in round 1)
             folded = card.casefold()
             if card.isdigit() or card == "-" or folded in _SHARK:
-                plays.append(RecordedPlay(name, folded if folded in _SHARK else card, where))
+                card = folded if folded in _SHARK else card
+                plays.append(RecordedPlay(name, card, number, column))
             else:
                 self._error(
                     f"expected a card for {name}: 1 to 7, '-' or a Shark card "

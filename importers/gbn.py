@@ -40,7 +40,6 @@ __all__ = ["decode", "iter_gbn", "read_gbn", "read_gbn_file", "read_text", "writ
 
 _TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(?:#.*)?$')
 _ROUND = re.compile(r"(\d{1,9})\s*\.")
-_PLAY = re.compile(r"[ \t]*([^\s,;][^,;]*?)[ \t]+([^\s,;]+)[ \t]*(?:,|$)")
 _SHARK = frozenset(SHARK_CARDS)
 _LIMBS = frozenset(LIMBS)
 _OUTCOMES = "bit, out, miss, hunger, discard, refresh or line"
@@ -103,6 +102,33 @@ def _items(text: str, sep: str, offset: int) -> Iterator[tuple[str, int]]:
         offset += len(item) + 1
 
 
+_new = tuple.__new__
+
+
+def _plain_plays(text: str, line: int, offset: int) -> tuple[RecordedPlay, ...] | None:
+    """The plays of ``text`` when each is a plain ``NAME CARD`` (None for anything else).
+
+    The common case in one pass (a long record is mostly this); anything else takes
+    the careful path, which says what is wrong and where. ``offset`` is how many
+    characters of the line come before ``text``.
+    """
+    plays = []
+    column = offset + 1
+    for item in text.split(","):
+        parts = item.split()
+        if len(parts) != 2:
+            return None
+        name, card = parts
+        if not (card.isdigit() and card.isascii() and len(card) < 10) and card != "-":
+            card = card.casefold()
+            if card not in _SHARK:
+                return None
+        at = column + len(item) - len(item.lstrip())
+        plays.append(_new(RecordedPlay, (name, card, line, at)))  # a RecordedPlay, made fast
+        column += len(item) + 1
+    return tuple(plays)
+
+
 class _Reader:
     def __init__(self, source: str) -> None:
         self.source = source
@@ -136,18 +162,20 @@ class _Reader:
             if not body or body.startswith("#"):
                 continue
             indent = len(line) - len(body)
-            pos = SourcePos(self.source, number, indent + 1)
             if body.startswith("["):
                 if self.rounds:  # a tag after a round line starts the next game
                     yield self._game()
                     self._reset(None)
+                pos = SourcePos(self.source, number, indent + 1)
                 if self.start is None:
                     self.start = pos
                 self._tag(body, pos)
                 continue
-            body = body.split("#", 1)[0].rstrip()
+            if "#" in body:
+                body = body.split("#", 1)[0]
+            body = body.rstrip()
             if self.start is None:
-                self.start = pos
+                self.start = SourcePos(self.source, number, indent + 1)
             self._round(body, number, indent)
         if self.start is not None:
             yield self._game()
@@ -182,50 +210,37 @@ class _Reader:
             )
             return
         pos = SourcePos(self.source, number, indent + 1)
-        source = self.source
         ok = True
-        plays: list[RecordedPlay] = []
-        outcomes: list[RecordedOutcome] = []
         offset = indent + m.end()
         rest = body[m.end() :]
         play_text, _, outcome_text = rest.partition(";")
-        # the common case in one pass: NAME CARD, NAME CARD, ... (anything odd takes
-        # the careful path below, which says what is wrong and where)
-        end = 0
-        for pm in _PLAY.finditer(play_text):
-            if pm.start() != end:
-                break
-            end = pm.end()
-            card = pm.group(2)
-            folded = card.casefold()
-            if folded in _SHARK:
-                card = folded
-            elif not (card == "-" or (card.isascii() and card.isdigit() and len(card) < 10)):
-                end = -1
-                break
-            where = SourcePos(source, number, offset + pm.start(1) + 1)
-            plays.append(RecordedPlay(pm.group(1), card, where))
-        if end != len(play_text) or not plays or play_text.rstrip().endswith(","):
-            plays.clear()
+        plays = _plain_plays(play_text, number, offset)
+        if plays is None:  # anything odd: the careful path says what is wrong and where
+            careful: list[RecordedPlay] = []
             for text, column in _items(play_text, ",", offset):
-                play = self._play(text, SourcePos(source, number, column), index)
+                play = self._play(text, number, column, index)
                 ok = ok and play is not None
                 if play is not None:
-                    plays.append(play)
+                    careful.append(play)
+            plays = tuple(careful)
+        outcomes: list[RecordedOutcome] = []
         if outcome_text or rest.endswith(";"):
-            for text, column in _items(outcome_text, ";", offset + len(play_text) + 1):
-                outcome = self._outcome(text, SourcePos(source, number, column), index)
-                ok = ok and outcome is not None
-                if outcome is not None:
+            column = offset + len(play_text) + 2
+            for item in outcome_text.split(";"):
+                text = item.strip()
+                at = column + len(item) - len(item.lstrip())
+                outcome = self._outcome(text, number, at, index)
+                column += len(item) + 1
+                if outcome is None:
+                    ok = False
+                else:
                     outcomes.append(outcome)
         if ok:
-            self.rounds.append(
-                RecordedRound(index, int(m.group(1)), pos, tuple(plays), tuple(outcomes))
-            )
+            self.rounds.append(RecordedRound(index, int(m.group(1)), pos, plays, tuple(outcomes)))
         else:  # keep the count of round lines right for later errors
             self.rounds.append(RecordedRound(index, int(m.group(1)), pos, ()))
 
-    def _play(self, text: str, pos: SourcePos, rnd: int) -> RecordedPlay | None:
+    def _play(self, text: str, line: int, column: int, rnd: int) -> RecordedPlay | None:
         parts = text.rsplit(None, 1)
         name, card = (parts[0].strip(), parts[1]) if len(parts) == 2 else ("", text)
         if not name or not card:
@@ -233,8 +248,8 @@ class _Reader:
             self._error(
                 f"expected {what}: NAME CARD, e.g. 'Anne 3', 'Anne -' or 'Jaws any-limb',"
                 f" not {text!r}",
-                pos.line,
-                pos.column,
+                line,
+                column,
                 rnd,
             )
             return None
@@ -243,33 +258,37 @@ class _Reader:
             self._error(
                 f"expected a card after {name}: 1 to 7, '-' or a Shark card "
                 f"({', '.join(SHARK_CARDS)}), not {card!r}",
-                pos.line,
-                pos.column + len(text) - len(card),
+                line,
+                column + len(text) - len(card),
                 rnd,
             )
             return None
-        return RecordedPlay(name, folded if folded in _SHARK else card, pos)
+        return RecordedPlay(name, folded if folded in _SHARK else card, line, column)
 
-    def _outcome(self, text: str, pos: SourcePos, rnd: int) -> RecordedOutcome | None:
+    def _outcome(self, text: str, line: int, column: int, rnd: int) -> RecordedOutcome | None:
         keyword, _, rest = text.partition(" ")
         keyword = keyword.casefold()
         rest = rest.strip()
-        if keyword == "bit" and rest:
+        if keyword == "line" and rest:
+            names = tuple([n.strip() for n in rest.split(",")])
+            if all(names):
+                return RecordedOutcome("line", line, column, names)
+        elif keyword == "bit" and rest:
             name, _, limb = rest.rpartition(" ")
             if name.strip() and limb.casefold() in _LIMBS:
-                return RecordedOutcome("bit", pos, (name.strip(),), limb.casefold())
-            return RecordedOutcome("bit", pos, (rest,))
-        if keyword == "out" and rest:
-            return RecordedOutcome("out", pos, (rest,))
-        if keyword == "miss" and not rest:
-            return RecordedOutcome("miss", pos)
-        if keyword == "hunger" and _is_number(rest):
-            return RecordedOutcome("hunger", pos, number=int(rest))
-        if keyword in ("refresh", "line") and rest:
-            names = tuple(n.strip() for n in rest.split(","))
+                return RecordedOutcome("bit", line, column, (name.strip(),), limb.casefold())
+            return RecordedOutcome("bit", line, column, (rest,))
+        elif keyword == "refresh" and rest:
+            names = tuple([n.strip() for n in rest.split(",")])
             if all(names):
-                return RecordedOutcome(keyword, pos, names)
-        if keyword == "discard" and rest:
+                return RecordedOutcome("refresh", line, column, names)
+        elif keyword == "out" and rest:
+            return RecordedOutcome("out", line, column, (rest,))
+        elif keyword == "miss" and not rest:
+            return RecordedOutcome("miss", line, column)
+        elif keyword == "hunger" and _is_number(rest):
+            return RecordedOutcome("hunger", line, column, number=int(rest))
+        elif keyword == "discard" and rest:
             cards = []
             for item in rest.split(","):
                 name, _, value = item.strip().rpartition(" ")
@@ -277,7 +296,7 @@ class _Reader:
                     break
                 cards.append((name.strip(), value))
             else:
-                return RecordedOutcome("discard", pos, cards=tuple(cards))
+                return RecordedOutcome("discard", line, column, cards=tuple(cards))
         if keyword in ("bit", "out", "miss", "hunger", "discard", "refresh", "line"):
             forms = {
                 "bit": "bit NAME [LIMB]",
@@ -291,7 +310,7 @@ class _Reader:
             message = f"expected '{forms[keyword]}', not {text!r}"
         else:
             message = f"expected an outcome ({_OUTCOMES}), not {text!r}"
-        self._error(message, pos.line, pos.column, rnd)
+        self._error(message, line, column, rnd)
         return None
 
 

@@ -414,7 +414,7 @@ class _Game:
             assert isinstance(reveal, CardsRevealed)
             rpos = reveal.pos or self.pos
             plays = [
-                RecordedPlay(name, "-" if value is None else str(value), rpos)
+                RecordedPlay(name, "-" if value is None else str(value), rpos.line, rpos.column)
                 for name, value in reveal.cards
             ]
             outcomes: list[RecordedOutcome] = []
@@ -424,24 +424,26 @@ class _Game:
             for e in events[1:]:
                 epos = e.pos or rpos
                 if isinstance(e, SharkCardPlayed):
-                    plays.append(RecordedPlay(e.shark, e.card, epos))
+                    plays.append(RecordedPlay(e.shark, e.card, epos.line, epos.column))
                 elif isinstance(e, SwimmerMoved):
                     if e.who in line:
                         line.remove(e.who)
                     line.insert(0, e.who)
                 elif isinstance(e, SwimmerBitten):
                     bitten.add(e.who)
-                    outcomes.append(RecordedOutcome("bit", epos, (e.who,), e.limb))
+                    outcomes.append(
+                        RecordedOutcome("bit", epos.line, epos.column, (e.who,), e.limb)
+                    )
                 elif isinstance(e, SwimmerDevoured):
                     if e.who in line:
                         line.remove(e.who)
-                    outcomes.append(RecordedOutcome("out", epos, (e.who,)))
+                    outcomes.append(RecordedOutcome("out", epos.line, epos.column, (e.who,)))
                 elif isinstance(e, HungerLost):
                     hunger, hunger_pos = e.left, epos
-                    outcomes.append(RecordedOutcome("miss", epos))
+                    outcomes.append(RecordedOutcome("miss", epos.line, epos.column))
                 elif isinstance(e, CardsDiscarded):
                     cards = tuple((n, str(v)) for n, v in e.cards)
-                    outcomes.append(RecordedOutcome("discard", epos, cards=cards))
+                    outcomes.append(RecordedOutcome("discard", epos.line, epos.column, cards=cards))
                 elif isinstance(e, CardsTakenBack):
                     if e.who not in bitten:
                         refresh.append(e.who)
@@ -450,11 +452,13 @@ class _Game:
             if stated:
                 kinds = {o.kind for o in outcomes}
                 if setup.variant == "shark":
-                    outcomes.append(RecordedOutcome("hunger", hunger_pos, number=hunger))
+                    outcomes.append(
+                        RecordedOutcome("hunger", hunger_pos.line, hunger_pos.column, number=hunger)
+                    )
                     if "discard" not in kinds:
-                        outcomes.append(RecordedOutcome("discard", rpos))
-                outcomes.append(RecordedOutcome("refresh", rpos, tuple(refresh)))
-                outcomes.append(RecordedOutcome("line", rpos, tuple(line)))
+                        outcomes.append(RecordedOutcome("discard", rpos.line, rpos.column))
+                outcomes.append(RecordedOutcome("refresh", rpos.line, rpos.column, tuple(refresh)))
+                outcomes.append(RecordedOutcome("line", rpos.line, rpos.column, tuple(line)))
             out.append(RecordedRound(index, reveal.round, rpos, tuple(plays), tuple(outcomes)))
         return tuple(out)
 

@@ -285,7 +285,7 @@ def test_plays_in_any_order() -> None:
 def test_a_play_without_any_card_is_read_as_dash() -> None:
     [game] = read_gbn('[Line "A, B, C, D"]\n1. A -, B 1, C 2, D 3\n', "g.gbn")
     plays = game.rounds[0].plays
-    assert [(p.name, p.card, p.pos.column) for p in plays] == [
+    assert [(p.name, p.card, p.column) for p in plays] == [
         ("A", "-", 4),
         ("B", "1", 9),
         ("C", "2", 14),
@@ -388,7 +388,7 @@ def test_every_outcome_form_is_read() -> None:
         ("miss", (), None),
     ]
     # the columns of the outcomes of round 3
-    assert [o.pos.column for o in r3.outcomes] == [47, 64]
+    assert [o.column for o in r3.outcomes] == [47, 64]
     assert [(p.name, p.card) for p in r3.plays][-1] == ("Jaws", "any-limb")
 
 
