@@ -4,7 +4,10 @@
 
 (a) getbit-events reading and validating GBN text, in card plays per second,
     against (d) python-chess reading and checking its own PGN games
-    (``chess.pgn.read_game``), in moves per second;
+    (``chess.pgn.read_game``), in moves per second. The records state every
+    outcome (``write_gbn``'s default), so the validator checks those too; two
+    more lines show the same run when each game's events are also made (as
+    ``getbit import`` does) and on records with only the cards;
 (b) ``replay`` of the validated event streams (the trusted fold, a frozen
     state per event), against (c) a bare loop folding the same events, as plain
     dicts, into a mutable dict state; both in events per second.
@@ -162,6 +165,19 @@ def main() -> None:
         return valid
 
     t_a, _ = best(validate_text, args.repeat)
+
+    def validate_and_make_events() -> int:
+        # as `getbit import` does: the events of each game are made and kept
+        return sum(len(validate_game(game).events) for game in iter_gbn(text, "bench.gbn"))
+
+    t_a_events, _ = best(validate_and_make_events, args.repeat)
+    cards_only = write_gbn(games, outcomes=False)
+
+    def validate_cards_only() -> int:
+        # records with only the cards: every outcome derived, none to check
+        return sum(1 for game in iter_gbn(cards_only, "bench.gbn") if validate_game(game).readable)
+
+    t_a_cards, _ = best(validate_cards_only, args.repeat)
     streams = [list(validate_game(g).events) for g in read_gbn(text, "bench.gbn")]
     n_events = sum(len(s) for s in streams)
 
@@ -190,6 +206,14 @@ def main() -> None:
     b = n_events / t_b
     c = n_events / t_c
     print(f"(a) validate GBN:      {a:12,.0f} card plays/s  ({t_a:.3f} s)")
+    print(
+        f"    ... making events:  {plays / t_a_events:12,.0f} card plays/s  ({t_a_events:.3f} s)"
+        f"  = {plays / t_a_events / d:.2f}x (d)"
+    )
+    print(
+        f"    ... cards only:     {plays / t_a_cards:12,.0f} card plays/s  ({t_a_cards:.3f} s)"
+        f"  = {plays / t_a_cards / d:.2f}x (d)"
+    )
     print(f"(d) python-chess PGN:  {d:12,.0f} moves/s       ({moves} moves, {t_d:.3f} s)")
     print(f"(b) replay (fold):     {b:12,.0f} events/s      ({n_events} events, {t_b:.3f} s)")
     print(f"(c) bare dict fold:    {c:12,.0f} events/s      ({t_c:.3f} s)")

@@ -92,6 +92,7 @@ class Board:
         "setup",
         "shark",
         "shark_card",
+        "short",
         "winner",
     )
 
@@ -110,6 +111,7 @@ class Board:
         self.round = 0
         self.revealed: tuple[tuple[str, int | None], ...] = ()
         self.shark_card: str | None = None
+        self.short: set[str] = set()  # who holds fewer than two cards after the reveal (R7)
         self.winner: str | None = None
         self.ranking: tuple[str, ...] | None = None
         self.end_reason: str | None = None
@@ -133,6 +135,7 @@ class Board:
         board.round = state.round
         board.revealed = state.revealed
         board.shark_card = state.shark_card
+        board.short = {n for n in board.line if len(board.seats[n].hand) < 2}
         board.winner = state.winner
         board.ranking = state.ranking
         board.end_reason = state.end_reason
@@ -156,11 +159,14 @@ class Board:
     ) -> None:
         """R3: every card played this round leaves its hand for the table, in play order."""
         seats = self.seats
+        self.short = short = set()
         for name, value in cards:
+            seat = seats[name]
             if value is not None:
-                seat = seats[name]
                 seat.hand.discard(value)
                 seat.table.append(value)
+            if len(seat.hand) < 2:
+                short.add(name)
         shark = self.shark
         if shark_card is not None and shark is not None:
             shark.hand.discard(shark_card)

@@ -65,7 +65,8 @@ class Findings:
         self.game = game
         self.violations: list[Violation] = []
         self.warnings: list[Violation] = []
-        self.canon: dict[str, str] = {}
+        self.canon: dict[str, str] = {}  # a swimmer's name ignoring case -> as in the Line
+        self.lookup: dict[str, str] = {}  # the same, and each name as in the Line
         self.winner_tag: RecordedTag | None = None
         self.round = 0
         self.log: list[Any] = []  # the walk's rounds, for the events and for messages

@@ -255,21 +255,24 @@ def settle(board: Board, limb_choice: Mapping[str, str] | None = None) -> Settle
     elif r >= 2 and back is not None:  # R5: no bite in round 1; R6 from round 2
         _bite(board, s, back, _limb(seats[back].limbs, back, limb_choice), line)
 
-    ended = _end(board, line, s)
+    # only a short line, a swimmer devoured or a hunger token lost can end the game
+    ended = _end(board, line, s) if len(line) <= 2 or s.outs or s.missed else None
     if ended is not None:
         steps.extend(ended)  # R7: nothing is taken back in the round that ends the game
         s.line = tuple(line)
         s.ended = True
         return s
 
-    discarded = dict(s.discards) if s.discards else None
-    bitten = s.bites[0][0] if s.bites else None  # took its cards back with the bite (R6)
-    for name in line:  # R7: fewer than two cards in hand: take the played ones back
-        if len(seats[name].hand) < 2 and name != bitten:
-            back_cards = _returnable(board, name, discarded.get(name) if discarded else None)
-            if back_cards:
-                steps.append((CardsTakenBack, name, back_cards))
-                s.taken.append(name)
+    short = board.short
+    if short:
+        discarded = dict(s.discards) if s.discards else None
+        bitten = s.bites[0][0] if s.bites else None  # took its cards back with the bite (R6)
+        for name in line:  # R7: fewer than two cards in hand: take the played ones back
+            if name in short and name != bitten:
+                back_cards = _returnable(board, name, discarded.get(name) if discarded else None)
+                if back_cards:
+                    steps.append((CardsTakenBack, name, back_cards))
+                    s.taken.append(name)
     if shark is not None and not s.shark_took and len(shark.hand) < 2 and shark.table:
         steps.append((SharkCardsTakenBack, tuple(shark.table)))  # R13
         s.shark_took = True
@@ -340,14 +343,23 @@ def _shark_card(
 def _returnable(board: Board, name: str, discarded: int | None = None) -> tuple[int, ...]:
     """The played cards ``name`` gets back: its own, never an Exhaustion discard (R7)."""
     s = board.seats[name]
-    top = board.setup.hand_size
     table = s.table
     if discarded is not None and discarded in table:
         table = table.copy()
         del table[len(table) - 1 - table[::-1].index(discarded)]
+    hand, gone = s.hand, s.discards
+    if (
+        table
+        and not gone
+        and hand.isdisjoint(table)
+        and len(set(table)) == len(table)
+        and min(table) >= 1
+        and max(table) <= board.setup.hand_size
+    ):
+        return tuple(table)  # the usual table: every card as played
+    top = board.setup.hand_size
     seen: set[int] = set()
     cards = []
-    hand, gone = s.hand, s.discards
     for v in table:
         if 1 <= v <= top and v not in gone and v not in seen and v not in hand:
             seen.add(v)

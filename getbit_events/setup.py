@@ -42,6 +42,7 @@ class SetupReader(Findings):
         if line is None:
             return None
         self.canon = {n.casefold(): n for n in line}
+        self.lookup = {**self.canon, **{n: n for n in line}}  # as spelt, or ignoring case
         variant = "standard"
         if "variant" in seen:
             variant = seen["variant"].value.strip().casefold()

@@ -275,17 +275,19 @@ class _Checker(SetupReader, OutcomeChecks):
                 pos,
             )
         revealed, shark_card = self.read_plays(board, rnd, r)
-        board.reveal(r, revealed, shark_card)
         limb_choice: dict[str, str] | None = None
-        for o in rnd.outcomes:
-            if o.kind == "bit":  # the first bite stated is the one checked
-                name = self.canon.get(o.names[0].casefold())
-                if o.limb and name is not None:
-                    limb_choice = {name: o.limb}
-                break
-        outcome = rules.settle(board, limb_choice)
-        if rnd.outcomes:
+        outcomes = rnd.outcomes
+        if outcomes:
+            for o in outcomes:
+                if o.kind == "bit":  # the first bite stated is the one checked
+                    name = self.canon.get(o.names[0].casefold())
+                    if o.limb and name is not None:
+                        limb_choice = {name: o.limb}
+                    break
+            outcome = rules.settle(board, limb_choice)
             self.check_outcomes(board, rnd, outcome)
+        else:
+            outcome = rules.settle(board)
         if outcome.defaulted_limb is not None and outcome.back is not None:
             self.warnings.append(
                 Violation(
@@ -297,10 +299,11 @@ class _Checker(SetupReader, OutcomeChecks):
                     "R11",
                 )
             )
-        for who, limb in outcome.bites:
-            self.lost_in[(who, limb)] = r
-        for who in outcome.outs:
-            self.devoured_in[who] = r
+        if outcome.bites:
+            for who, limb in outcome.bites:
+                self.lost_in[(who, limb)] = r
+            for who in outcome.outs:
+                self.devoured_in[who] = r
         board.settle_in(outcome)
         shark = board.setup.shark if shark_card is not None else None
         self.log.append((r, pos, revealed, shark, shark_card, outcome))
@@ -308,20 +311,30 @@ class _Checker(SetupReader, OutcomeChecks):
     def read_plays(
         self, board: Board, rnd: RecordedRound, r: int
     ) -> tuple[_Cards, str | None]:
-        """The cards revealed this round, in line order, and the Shark's card."""
-        canon = self.canon
+        """Check the round's plays and put them on the table (R3, as ``Board.reveal``).
+
+        Returns the cards revealed, in line order, and the Shark's card.
+        """
+        lookup = self.lookup
         seats = board.seats
         line = board.line
         cards: dict[str, int | None] = {}
+        board.short = short = set()
         shark_card: str | None = None
         shark_seen = False
         for play in rnd.plays:
-            name = canon.get(play.name.casefold())
+            name = lookup.get(play.name) or lookup.get(play.name.casefold())
             card = play.card
             # the usual play: a swimmer in the game plays a card from its hand
             if name is not None and name not in cards and card.isdigit() and name in line:
                 value = int(card)
-                if value in seats[name].hand:
+                seat = seats[name]
+                hand = seat.hand
+                if value in hand:
+                    hand.remove(value)
+                    seat.table.append(value)
+                    if len(hand) < 2:
+                        short.add(name)
                     cards[name] = value
                     continue
             shark = board.shark
@@ -331,12 +344,17 @@ class _Checker(SetupReader, OutcomeChecks):
                     continue
                 shark_seen = True
                 shark_card = self.shark_play(board, play, r)
+                if shark_card is not None:
+                    shark.hand.discard(shark_card)
+                    shark.table.append(shark_card)
                 continue
             self.odd_play(board, play, name, cards)
         if len(cards) != len(line):
             for name in line:
                 if name not in cards:
                     cards[name] = None
+                    if len(seats[name].hand) < 2:
+                        short.add(name)
                     self.flag(
                         "missing-play",
                         f"{name} is still in the game but plays no card",
@@ -351,7 +369,11 @@ class _Checker(SetupReader, OutcomeChecks):
                 rnd.pos,
                 "R11",
             )
-        return tuple([(n, cards[n]) for n in line]), shark_card
+        revealed = tuple([(n, cards[n]) for n in line])
+        board.round = r
+        board.revealed = revealed
+        board.shark_card = shark_card
+        return revealed, shark_card
 
     def odd_play(
         self, board: Board, play: RecordedPlay, name: str | None, cards: dict[str, int | None]
@@ -370,7 +392,13 @@ class _Checker(SetupReader, OutcomeChecks):
         elif name in cards:
             self.flag("duplicate-play", f"{name} plays twice in one round", pos, "R3")
         else:
-            cards[name] = self.swimmer_play(board, name, play)
+            value = cards[name] = self.swimmer_play(board, name, play)
+            seat = board.seats[name]
+            if value is not None:  # R3: played, even against the rules
+                seat.hand.discard(value)
+                seat.table.append(value)
+            if len(seat.hand) < 2:
+                board.short.add(name)
 
     def swimmer_play(self, board: Board, name: str, play: RecordedPlay) -> int | None:
         s = board.seats[name]

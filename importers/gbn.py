@@ -195,7 +195,9 @@ class _Reader:
                 None,
             )
             return
-        value = re.sub(r"\\(.)", r"\1", m.group(2))
+        value = m.group(2)
+        if "\\" in value:
+            value = re.sub(r"\\(.)", r"\1", value)
         self.tags.append(RecordedTag(m.group(1), value, pos))
 
     def _round(self, body: str, number: int, indent: int) -> None:

@@ -29,7 +29,7 @@ from getbit_events.events import (
 from getbit_events.reducer import apply, replay
 from getbit_events.simulate import simulate_game
 from getbit_events.state import GameState
-from getbit_events.validate import CODES, GameReport, validate_game
+from getbit_events.validate import CODES, Final, GameReport, validate_game
 from importers.gbn import read_gbn, write_gbn
 
 FAST = settings(
@@ -539,6 +539,8 @@ def test_mangled_records_never_crash_the_reader_or_the_validator(
         report = validate_game(game)
         json_form = report.to_json()
         assert json_form["valid"] == (not report.violations)
+        if report.state is not None:  # the walk's board agrees with the fold of its events
+            assert report.final == Final.of_state(report.state)
         for v in report.violations:
             assert v.code in CODES, v
             assert 1 <= v.pos.line <= n_lines

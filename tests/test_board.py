@@ -1,0 +1,154 @@
+"""The validator's board folds a round as the reducer folds its events.
+
+``getbit_events.board`` is the validator's private mutable state; the reducer
+is the fold every stored game is replayed by. Here both walk the same rounds,
+legal and against the rules, and must agree after every round.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import attrs
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import drawn_games, simulated_games
+
+from getbit_events import rules
+from getbit_events.board import Board
+from getbit_events.events import (
+    CardChosen,
+    CardsRevealed,
+    Event,
+    GameStarted,
+    SharkCardPlayed,
+    SwimmerBitten,
+)
+from getbit_events.reducer import apply, fold
+from getbit_events.simulate import SETUPS, make_setup
+from getbit_events.state import GameState, initial_state
+from getbit_events.validate import Final, round_events
+
+FAST = settings(max_examples=60, deadline=None)
+
+
+def board_view(b: Board) -> tuple[Any, ...]:
+    shark = b.shark
+    return (
+        b.round,
+        tuple(b.line),
+        {
+            n: (s.limbs, frozenset(s.hand), tuple(s.table), tuple(s.discards))
+            for n, s in b.seats.items()
+        },
+        tuple(b.devoured),
+        (frozenset(shark.hand), tuple(shark.table), shark.hunger) if shark else None,
+        (b.winner, b.ranking, b.end_reason),
+    )
+
+
+def state_view(s: GameState) -> tuple[Any, ...]:
+    shark = s.shark
+    return (
+        s.round,
+        s.line,
+        {w.name: (w.limbs, w.hand, w.table, w.discards) for w in s.swimmers},
+        s.devoured,
+        (shark.hand, shark.table, shark.hunger) if shark else None,
+        (s.winner, s.ranking, s.end_reason),
+    )
+
+
+def rounds_of(events: list[Event]) -> list[list[Event]]:
+    rounds: list[list[Event]] = []
+    for e in events[1:]:
+        if not rounds or e.round != rounds[-1][0].round:
+            rounds.append([])
+        rounds[-1].append(e)
+    return rounds
+
+
+@FAST
+@given(st.one_of(simulated_games(), drawn_games()))
+def test_board_and_reducer_agree_after_every_round_of_a_legal_game(events: list[Event]) -> None:
+    setup = events[0]
+    assert isinstance(setup, GameStarted)
+    board = Board(setup)
+    state = initial_state(setup)
+    for rnd in rounds_of(events):
+        reveal = next(e for e in rnd if isinstance(e, CardsRevealed))
+        card = next((e.card for e in rnd if isinstance(e, SharkCardPlayed)), None)
+        board.reveal(reveal.round, reveal.cards, card)
+        choice = {e.who: e.limb for e in rnd if isinstance(e, SwimmerBitten)}  # the bots' choice
+        outcome = rules.settle(board, choice)
+        # the steps the rules give are the recorded events after the plays
+        after = rnd[rnd.index(reveal) + (2 if card else 1) :]
+        assert rules.make_events(outcome.all_steps(), reveal.round, None) == after
+        board.settle_in(outcome)
+        for e in rnd:
+            state = apply(state, e)
+        assert board_view(board) == state_view(state)
+    assert state.finished
+    assert board.finished
+
+
+@FAST
+@given(st.sampled_from(SETUPS), st.booleans(), st.integers(0, 2**32 - 1))
+def test_board_and_reducer_agree_when_cards_break_the_rules(
+    variant_swimmers: tuple[str, int], memory: bool, seed: int
+) -> None:
+    # any value 1-7 or no card for anyone, any Shark card: the validator plays
+    # such cards (and reports them), so its board must still fold as the reducer does
+    variant, swimmers = variant_swimmers
+    rng = random.Random(seed)
+    setup = make_setup(variant, swimmers, memory, rng=rng)
+    board = Board(setup)
+    state = initial_state(setup)
+    for r in range(1, 60):
+        if state.finished:
+            break
+        cards = tuple((n, rng.choice([None, 1, 2, 3, 4, 5, 6, 7])) for n in state.line)
+        shark_card = None
+        if setup.shark is not None and rng.random() < 0.8:
+            shark_card = rng.choice(rules.SHARK_CARDS)
+        for e in round_events(r, None, cards, setup.shark, shark_card):
+            state = apply(state, e)
+        board.reveal(r, cards, shark_card)
+        choice = {state.line[-1]: rng.choice(rules.LIMBS)} if state.line else None
+        outcome = rules.resolve_round(state, choice)
+        settled = rules.settle(board, choice)
+        assert rules.make_events(settled.all_steps(), r, None) == list(outcome.events)
+        board.settle_in(settled)
+        for e in outcome.events:
+            state = apply(state, e)
+        assert board_view(board) == state_view(state)
+
+
+@FAST
+@given(st.one_of(simulated_games(), drawn_games()))
+def test_a_reports_events_fold_to_its_final_standing(events: list[Event]) -> None:
+    from getbit_events.validate import validate_game
+    from importers.gbn import read_gbn, write_gbn
+
+    for outcomes in (True, False):
+        [game] = read_gbn(write_gbn([events], outcomes=outcomes), "b.gbn")
+        report = validate_game(game)
+        if outcomes:  # every limb stated: the same game (the positions aside)
+            assert report.valid
+            assert [attrs.evolve(e, pos=None) for e in report.events] == events
+        assert report.final == Final.of_state(fold(report.events))
+
+
+def test_round_events_put_the_shark_after_the_swimmers() -> None:
+    cards = (("Ann", 3), ("Bob", None))
+    assert [type(e) for e in round_events(2, None, cards, "Jaws", "exhaustion")] == [
+        CardChosen,
+        CardChosen,
+        CardsRevealed,
+        SharkCardPlayed,
+    ]
+    assert [e.who for e in round_events(2, None, cards, "Jaws", "exhaustion")[:2]] == [
+        "Ann",
+        "Jaws",
+    ]
