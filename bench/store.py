@@ -65,7 +65,10 @@ def best(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
 
 def make_reports(n: int) -> list[GameReport]:
     games = [simulate_game(*VARIANTS[k % len(VARIANTS)], seed=k, bot="random") for k in range(n)]
-    return [validate_game(g) for g in read_gbn(write_gbn(games), "bench.gbn")]
+    reports = [validate_game(g) for g in read_gbn(write_gbn(games), "bench.gbn")]
+    for report in reports:  # the events are made on first use: make them before timing
+        assert report.events
+    return reports
 
 
 def bench_import(reports: list[GameReport], folder: Path, repeat: int) -> tuple[float, float, Path]:
