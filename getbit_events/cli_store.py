@@ -9,6 +9,7 @@ names and messages are printed escaped, never as markup.
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -24,7 +25,7 @@ from rich.text import Text
 
 from getbit_events.cli_output import write_json
 from getbit_events.errors import GetbitError, InputError
-from getbit_events.sqlite_store import GameStore, StoredGame, default_path
+from getbit_events.sqlite_store import AddResult, GameStore, StoredGame, default_path
 from getbit_events.validate import GameReport, validate_game
 
 __all__ = ["ImportSummary", "import_paths", "register"]
@@ -62,6 +63,22 @@ class ImportSummary:
     def to_json(self) -> dict[str, int]:
         return attrs.asdict(self)
 
+    def count(self, report: GameReport | InputError, result: AddResult | None) -> None:
+        """Count one game (or one file that could not be read) of the import."""
+        if isinstance(report, InputError):
+            self.unreadable += 1
+            self.unreadable_files += 1
+        elif not report.readable:
+            self.unreadable += 1
+        elif result is None:
+            self.refused += 1
+        elif not result.stored:
+            self.already += 1
+        elif result.status == "invalid":
+            self.invalid += 1
+        else:
+            self.stored += 1
+
 
 def _walk(paths: list[Path], fmt: str) -> Iterator[Path]:
     from importers import FORMATS, SUFFIXES
@@ -77,6 +94,11 @@ def _walk(paths: list[Path], fmt: str) -> Iterator[Path]:
             raise InputError(f"{path}: no such file or folder")
 
 
+#: A batch of an import is committed after this many games, or this many seconds.
+BATCH_GAMES = 200
+BATCH_SECONDS = 0.5
+
+
 def import_paths(
     store: GameStore,
     paths: list[Path],
@@ -87,38 +109,47 @@ def import_paths(
     """Import every game of ``paths`` (folders walked); unreadable files are reported.
 
     A path that does not exist is an InputError before anything is stored.
+    Games are written in batches (``GameStore.batch``, at most ``BATCH_GAMES``
+    games or ``BATCH_SECONDS`` each); every game is still whole or absent. A
+    store that fails (StoreError) stops the import: the batch being written is
+    not stored, the ones before it are.
 
-    ``on_report(report, result_or_None)`` is called for each game, and with
-    ``(InputError, None)`` for a file that cannot be read at all.
+    ``on_report(report, result_or_None)`` is called for each game once its
+    batch is stored, and with ``(InputError, None)`` for a file that cannot be
+    read at all.
     """
     from importers import iter_file
 
     summary = ImportSummary()
-    for path in list(_walk(paths, fmt)):  # every path checked before anything is stored
-        try:
-            for record in iter_file(path, fmt):
-                report = validate_game(record)
-                result = None
-                if not report.readable:
-                    summary.unreadable += 1
-                elif not report.valid and valid_only:
-                    summary.refused += 1
-                else:
-                    result = store.add(report)
-                    if not result.stored:
-                        summary.already += 1
-                    elif result.status == "invalid":
-                        summary.invalid += 1
-                    else:
-                        summary.stored += 1
-                if on_report is not None:
-                    on_report(report, result)
-        except InputError as exc:
-            summary.unreadable += 1
-            summary.unreadable_files += 1
+    pending: list[tuple[GameReport | InputError, AddResult | None]] = []
+
+    def outcomes() -> Iterator[tuple[GameReport | InputError, AddResult | None]]:
+        for path in list(_walk(paths, fmt)):  # every path checked before anything is stored
+            try:
+                for record in iter_file(path, fmt):
+                    report = validate_game(record)
+                    result = None
+                    if report.readable and (report.valid or not valid_only):
+                        result = store.add(report)
+                    yield report, result
+            except InputError as exc:
+                yield exc, None
+
+    games = outcomes()
+    while True:
+        started = time.monotonic()
+        with store.batch():  # the batch is stored (or not at all) before it is reported
+            for item in games:
+                pending.append(item)
+                if len(pending) >= BATCH_GAMES or time.monotonic() - started > BATCH_SECONDS:
+                    break
+        for report, result in pending:
+            summary.count(report, result)
             if on_report is not None:
-                on_report(exc, None)
-    return summary
+                on_report(report, result)
+        if not pending:
+            return summary
+        pending.clear()
 
 
 def _open(db: Path | None, create: bool = False) -> GameStore:

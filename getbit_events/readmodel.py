@@ -117,6 +117,7 @@ __all__ = [
     "game_status",
     "iso_date",
     "order_key",
+    "row_tuples",
     "rows",
 ]
 
@@ -215,7 +216,16 @@ def _tag(tags: Mapping[str, str], name: str) -> str | None:
 def rows(
     game_id: str, events: Sequence[Event], status: str, tags: Mapping[str, str]
 ) -> list[dict[str, Any]]:
-    """The read-model rows of one game: starting-line order, then the Shark.
+    """The read-model rows of one game, as ``{column: value}``: see :func:`row_tuples`."""
+    found = row_tuples(game_id, events, status, tags)
+    return [dict(zip(COLUMNS, row, strict=True)) for row in found]
+
+
+def row_tuples(
+    game_id: str, events: Sequence[Event], status: str, tags: Mapping[str, str]
+) -> list[tuple[Any, ...]]:
+    """The read-model rows of one game, values in ``COLUMNS`` order: starting-line
+    order, then the Shark.
 
     ``events`` is the game's complete stream, ``GameStarted`` first; ``status``
     one of ``STATUSES``; ``tags`` every tag of the record (the Date tag is read
@@ -256,7 +266,13 @@ def rows(
             rounds = max(rounds, current)
         if isinstance(e, CardChosen):  # the commonest event counts nothing
             continue
-        if isinstance(e, CardsRevealed):
+        if isinstance(e, SwimmerMoved):  # the next commonest
+            who = e.who
+            if e.why == "card":
+                acc[who][_MOVED] += 1
+            line.remove(who)
+            line.insert(0, who)
+        elif isinstance(e, CardsRevealed):
             cards = e.cards
             shown = [v for _, v in cards if v is not None]
             for s, v in cards:
@@ -267,12 +283,8 @@ def rows(
                 a[_PLAYS + v] += 1
                 if shown.count(v) > 1:  # R4: equal values tie
                     a[_TIED] += 1
-        elif isinstance(e, SwimmerMoved):
-            who = e.who
-            if e.why == "card":
-                acc[who][_MOVED] += 1
-            line.remove(who)
-            line.insert(0, who)
+        elif isinstance(e, CardsTakenBack):
+            acc[e.who][_TAKE_BACKS] += 1
         elif isinstance(e, SwimmerBitten):
             a = acc[e.who]
             a[_BITES] += 1
@@ -285,8 +297,6 @@ def rows(
             acc[who][_LIMBS_LOST] = _LIMBS  # R6, R8: devoured has no limbs
             if who in line:
                 line.remove(who)
-        elif isinstance(e, CardsTakenBack):
-            acc[e.who][_TAKE_BACKS] += 1
         elif isinstance(e, CardsDiscarded):
             shark[_SHARK_EXHAUSTIONS] += 1
             for s, _ in e.cards:
@@ -324,18 +334,16 @@ def rows(
         rank = ranking.index(name) + 1 if name in ranking else None
         return rank, int(ended.winner == name)
 
-    out: list[dict[str, Any]] = []
+    out: list[tuple[Any, ...]] = []
     for place, s in enumerate(setup.line, 1):
         player = owner[s]
         role = "automaton" if s == setup.automaton else "swimmer"
         own: tuple[Any, ...] = (game_id, s, player, player.casefold(), role)
-        end = (place, *result(player), *acc[s], None)
-        out.append(dict(zip(COLUMNS, (*own, *common, *end), strict=True)))
+        out.append((*own, *common, place, *result(player), *acc[s], None))
     if setup.shark is not None:
         name = setup.shark
         own = (game_id, name, name, name.casefold(), "shark")
-        end = (None, *result(name), *shark, hunger)
-        out.append(dict(zip(COLUMNS, (*own, *common, *end), strict=True)))
+        out.append((*own, *common, None, *result(name), *shark, hunger))
     return out
 
 
@@ -495,6 +503,7 @@ class Standings:
     def __init__(self, players: Mapping[str, Sequence[Any]] | None = None) -> None:
         self.model = PlackettLuce()
         self.players: dict[str, list[Any]] = {k: list(v) for k, v in (players or {}).items()}
+        self._ratings: dict[str, Any] = {}  # openskill's rating of each player rated here
 
     def add(self, result: Sequence[tuple[str, int, int]], dated: bool, order: str,
             game_id: str) -> None:
@@ -514,15 +523,20 @@ class Standings:
         if len(result) < 2:
             return
         model = self.model
+        ratings = self._ratings
         teams = []
         for key, _, _ in result:
-            p = players[key]
-            if p[0] is None:
-                teams.append([model.rating(name=key)])
-            else:
-                teams.append([model.rating(mu=p[0], sigma=p[1], name=key)])
+            rating = ratings.get(key)  # the one the last game rated (rate() copies it)
+            if rating is None:
+                p = players[key]
+                if p[0] is None:
+                    rating = model.rating(name=key)
+                else:
+                    rating = model.rating(mu=p[0], sigma=p[1], name=key)
+            teams.append([rating])
         rated = model.rate(teams, ranks=[float(rank) for _, rank, _ in result])
         for (key, _, _), [new] in zip(result, rated, strict=True):
             p = players[key]
             p[0], p[1] = new.mu, new.sigma
             p[2] += 1
+            ratings[key] = new

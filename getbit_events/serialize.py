@@ -15,6 +15,7 @@ not a string, ``true`` is not ``1``.
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 import types
@@ -28,7 +29,18 @@ from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, overrid
 from cattrs.v import format_exception
 
 from getbit_events.errors import InputError
-from getbit_events.events import EVENT_TYPES, Event, SourcePos
+from getbit_events.events import (
+    EVENT_TYPES,
+    CardChosen,
+    CardsRevealed,
+    CardsTakenBack,
+    Event,
+    SharkCardPlayed,
+    SourcePos,
+    SwimmerBitten,
+    SwimmerDevoured,
+    SwimmerMoved,
+)
 
 __all__ = [
     "ENVELOPE",
@@ -182,11 +194,45 @@ _C_ENCODER = (
 )
 
 
+def _compact(value: Any) -> str:
+    """Compact JSON text of a plain value (what ``payload_json`` writes inside)."""
+    if _C_ENCODER is not None:
+        return "".join(_C_ENCODER(value, 0))
+    return _ENCODER.encode(value)  # pragma: no cover - CPython has the C encoder
+
+
+_text = json.encoder.encode_basestring  # a JSON string, non-ASCII kept (ensure_ascii=False)
+
+# The store writes every event's payload, so the commonest are written straight
+# from their fields: the same text as the converter's (tests/test_serialize.py
+# checks every class), at a third of the cost. Others go through the converter.
+@functools.lru_cache(maxsize=4096)
+def _who(who: str) -> str:  # a game's names recur in every round
+    return f'{{"who":{_text(who)}}}'
+
+
+@functools.lru_cache(maxsize=4096)
+def _who_why(who: str, why: str) -> str:
+    return f'{{"who":{_text(who)},"why":{_text(why)}}}'
+
+
+_PAYLOAD_TEXT: dict[type[Any], Callable[[Any], str]] = {
+    CardChosen: lambda e: _who(e.who),
+    CardsRevealed: lambda e: f'{{"cards":{_compact(e.cards)}}}',
+    SharkCardPlayed: lambda e: f'{{"shark":{_text(e.shark)},"card":{_text(e.card)}}}',
+    SwimmerMoved: lambda e: _who_why(e.who, e.why),
+    SwimmerBitten: lambda e: f'{{"who":{_text(e.who)},"limb":{_text(e.limb)}}}',
+    SwimmerDevoured: lambda e: f'{{"who":{_text(e.who)},"why":{_text(e.why)}}}',
+    CardsTakenBack: lambda e: f'{{"who":{_text(e.who)},"cards":{_compact(e.cards)}}}',
+}
+
+
 def payload_json(event: Event) -> str:
     """The event's payload as compact JSON text (what the store keeps, and hashes)."""
-    if _C_ENCODER is not None:
-        return "".join(_C_ENCODER(payload(event), 0))
-    return _ENCODER.encode(payload(event))  # pragma: no cover - CPython has the C encoder
+    fast = _PAYLOAD_TEXT.get(type(event))
+    if fast is not None:
+        return fast(event)
+    return _compact(payload(event))
 
 
 def event_to_wire(event: Event, game: str, seq: int) -> dict[str, Any]:

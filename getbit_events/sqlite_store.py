@@ -14,9 +14,10 @@ Tables (``docs/store.md`` has the columns):
   pairs, games per status, standings), added to with each game.
 
 Schema changes are sqlite-utils migrations, applied when a store is opened.
-Every game is written in its own ``BEGIN IMMEDIATE`` transaction, so a crash
-leaves no half game and two writers wait for each other (``timeout``) instead
-of failing. A game's id comes from the hash of its canonical event stream (not
+Every game is written whole in one ``BEGIN IMMEDIATE`` transaction: its own,
+or that of a ``batch`` of whole games (``getbit import`` writes batches), so a
+crash leaves no half game and two writers wait for each other (``timeout``)
+instead of failing. A game's id comes from the hash of its canonical event stream (not
 of its file), so importing it again, from any file, stores nothing.
 """
 
@@ -28,7 +29,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -229,6 +230,7 @@ class GameStore:
             raise StoreError(f"{self.path}: cannot open the store: {exc}") from None
         self._conn = conn
         self._timeout = timeout
+        self._batch: _Batch | None = None  # the batch being written
         self.db = sqlite_utils.Database(conn, execute_plugins=False)
         self._prepare()
         try:
@@ -261,6 +263,10 @@ class GameStore:
         self._use_wal()
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA foreign_keys=ON")
+        # an import commits a batch of a few MB at a time: copying the WAL back
+        # into the file after each (SQLite's default, every 4 MB) doubles the
+        # writing, so let it grow to about 40 MB first (measured in bench/store.py)
+        conn.execute("PRAGMA wal_autocheckpoint=10000")
         if MIGRATIONS.pending(self.db):
             with self._write():
                 MIGRATIONS.apply(self.db)
@@ -334,6 +340,30 @@ class GameStore:
 
     # -- writing ---------------------------------------------------------------
 
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Write the games :meth:`add` gets inside in one transaction.
+
+        The games are stored together when the block ends without an error, or
+        none of them is (a game is never stored in part): report games stored
+        only then. Their events and read-model rows are written, and the totals
+        brought up to date, once for the whole batch, just before the commit.
+        """
+        if self._batch is not None:
+            raise RuntimeError("a batch is already being written")
+        try:
+            with self._write() as conn:
+                self._batch = batch = _Batch()
+                try:
+                    yield
+                    conn.executemany(self._insert_event, batch.events)
+                    conn.executemany(self._insert_row, batch.rows)
+                    self._count(batch.tally)
+                finally:
+                    self._batch = None
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: could not store the games: {exc}") from None
+
     def add(self, report: GameReport) -> AddResult:
         """Store one validated game with its events, violations and read-model rows.
 
@@ -354,7 +384,7 @@ class GameStore:
             tags = dict(setup.tags)
         else:
             tags = {t.name: t.value for t in report.record.tags}
-        rounds = max((e.round for e in events), default=0)
+        rounds = events[-1].round if events else 0  # events come in round order
         imported_at = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
         game = (
             digest,
@@ -371,8 +401,9 @@ class GameStore:
             len(report.violations),
             imported_at,
         )
+        batch = self._batch
         try:
-            with self._write() as conn:
+            with self._write() if batch is None else nullcontext(self._conn) as conn:
                 game_id = digest[:_ID_LENGTH]
                 try:  # the unique id and hash find a game already stored
                     seq = conn.execute(self._insert_game, (game_id, *game)).lastrowid
@@ -383,13 +414,14 @@ class GameStore:
                         return AddResult(found[0], False, status)
                     game_id = self._free_id(digest)  # another game's hash starts the same
                     seq = conn.execute(self._insert_game, (game_id, *game)).lastrowid
-                conn.executemany(
-                    self._insert_event,
-                    [
-                        (game_id, seq, e.TYPE, e.VERSION, e.round, p)
-                        for seq, (e, p) in enumerate(zip(events, payloads, strict=True), 1)
-                    ],
-                )
+                event_rows = [
+                    (game_id, seq, e.TYPE, e.VERSION, e.round, p)
+                    for seq, (e, p) in enumerate(zip(events, payloads, strict=True), 1)
+                ]
+                if batch is None:
+                    conn.executemany(self._insert_event, event_rows)
+                else:  # written with the batch
+                    batch.events.extend(event_rows)
                 if report.violations:
                     conn.executemany(
                         self._insert_violation,
@@ -400,10 +432,14 @@ class GameStore:
                     )
                 if setup is not None:
                     rows = _rows(game_id, events, status, tags)
-                    conn.executemany(self._insert_row, rows)
-                    tally = readmodel.Tally()
-                    tally.add(rows, seq or 0)
-                    self._count(tally)
+                    if batch is not None:  # written and counted with the batch
+                        batch.rows.extend(rows)
+                        batch.tally.add(rows, seq or 0)
+                    else:
+                        conn.executemany(self._insert_row, rows)
+                        tally = readmodel.Tally()
+                        tally.add(rows, seq or 0)
+                        self._count(tally)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: could not store the game: {exc}") from None
         return AddResult(game_id, True, status)
@@ -673,10 +709,19 @@ class GameStore:
 _loads: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
+class _Batch:
+    """What a batch of games still has to write before it commits."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[Any, ...]] = []
+        self.rows: list[tuple[Any, ...]] = []
+        self.tally = readmodel.Tally()
+
+
 def _rows(
     game_id: str, events: Sequence[Event], status: str, tags: dict[str, str]
 ) -> list[tuple[Any, ...]]:
-    return [tuple(r.values()) for r in readmodel.rows(game_id, events, status, tags)]
+    return readmodel.row_tuples(game_id, events, status, tags)
 
 
 def _quote(name: str) -> str:
