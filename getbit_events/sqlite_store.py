@@ -698,7 +698,7 @@ class GameStore:
 
     def table_rows(self, table: str) -> list[dict[str, Any]]:
         """Every row of one of the store's tables, for tests and checks (sorted)."""
-        if table not in {"games", "events", "violations", readmodel.TABLE}:
+        if table not in {"games", "events", "violations", readmodel.TABLE, *readmodel.TOTALS}:
             raise ValueError(f"not a store table: {table}")
         return sorted(self.db.query(f"SELECT * FROM {table}"), key=repr)
 

@@ -312,3 +312,100 @@ def test_two_games_whose_hashes_start_alike_get_distinct_ids(
     assert b.game_id.startswith("abcdefabcdef")
     assert len(b.game_id) == 16
     assert store.add(first) == attrs.evolve(a, stored=False)
+
+
+# -- batches ---------------------------------------------------------------------
+
+
+def _totals(store: GameStore) -> dict[str, list[dict[str, object]]]:
+    return {t: store.table_rows(t) for t in (readmodel.TABLE, *readmodel.TOTALS)}
+
+
+def test_a_batch_is_stored_whole_or_not_at_all(store: GameStore) -> None:
+    reports = _reports(_sim(3))
+
+    def add_then_fail() -> None:
+        with store.batch():
+            for report in reports:
+                assert store.add(report).stored
+            raise RuntimeError("stop")
+
+    with pytest.raises(RuntimeError, match="stop"):
+        add_then_fail()
+    assert store.count() == 0
+    assert all(not rows for rows in _totals(store).values())
+    with store.batch():
+        for report in reports:
+            store.add(report)
+    assert store.count() == 3
+    assert sum(g.events for g in store.games()) == sum(len(r.events) for r in reports)
+
+
+def test_a_game_twice_in_one_batch_is_stored_once(store: GameStore) -> None:
+    [report] = _reports(_sim(1))
+    with store.batch():
+        first, again = store.add(report), store.add(report)
+    assert first.stored
+    assert not again.stored
+    assert again.game_id == first.game_id
+    assert store.count() == 1
+
+
+def test_batches_cannot_nest(store: GameStore) -> None:
+    with store.batch(), pytest.raises(RuntimeError, match="already"), store.batch():
+        pass
+
+
+def test_batched_and_game_by_game_imports_store_the_same(tmp_path: Path) -> None:
+    texts = (_sim(5, "shark", 4, 2), _sim(4, "two-player", 4, 3), INVALID, _sim(6, seed=4))
+    reports = [r for text in texts for r in _reports(text)]
+    with GameStore(tmp_path / "one.db") as one, GameStore(tmp_path / "many.db") as many:
+        for report in reports:
+            one.add(report)
+        for start in (0, 4, 11):
+            with many.batch():
+                for report in reports[start : {0: 4, 4: 11, 11: len(reports)}[start]]:
+                    many.add(report)
+        assert _totals(many) == _totals(one)
+        assert [g.id for g in many.games()] == [g.id for g in one.games()]
+        many.rebuild()
+        assert _totals(many) == _totals(one)
+
+
+_BATCHED_IMPORT = """
+import sys
+from pathlib import Path
+from getbit_events import cli_store
+from getbit_events.sqlite_store import GameStore
+cli_store.BATCH_GAMES = 7
+with GameStore(sys.argv[1]) as store:
+    cli_store.import_paths(store, [Path(sys.argv[2])],
+                           on_report=lambda r, res: print("stored", flush=True))
+"""
+
+
+def test_a_kill_mid_batched_import_leaves_whole_games_and_true_totals(tmp_path: Path) -> None:
+    db, games = tmp_path / "games.db", tmp_path / "big.gbn"
+    games.write_text(_sim(150, "standard", 5, 5), encoding="utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _BATCHED_IMPORT, str(db), str(games)],
+        stdout=subprocess.PIPE,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert proc.stdout is not None
+    reported = sum(1 for _ in range(14) if proc.stdout.readline())
+    time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    with GameStore(db) as store:
+        stored = store.count()
+        assert reported <= stored < 150  # every game reported stored is stored
+        assert stored % 7 == 0  # whole batches only
+        counts = {}
+        for row in store.db.query("SELECT game_id, COUNT(*) AS n FROM events GROUP BY game_id"):
+            counts[row["game_id"]] = row["n"]
+        assert {g.id: g.events for g in store.games()} == counts
+        kept = _totals(store)
+        store.rebuild()
+        assert _totals(store) == kept  # the totals are those of the games stored
