@@ -273,21 +273,27 @@ with GameStore(sys.argv[1]) as store:
 """
 
 
-def test_a_kill_mid_import_leaves_no_half_game(tmp_path: Path) -> None:
-    db, games = tmp_path / "games.db", tmp_path / "big.gbn"
-    games.write_text(_sim(150, "standard", 5, 3), encoding="utf-8")
+def _kill_after(script: str, db: Path, games: Path, lines: int) -> int:
+    """Run ``script`` on ``db`` and ``games``; SIGKILL it once it has printed ``lines``
+    lines (and a little more time). How many lines it printed by then."""
     proc = subprocess.Popen(
-        [sys.executable, "-c", _SLOW_IMPORT, str(db), str(games)],
+        [sys.executable, "-c", script, str(db), str(games)],
         stdout=subprocess.PIPE,
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert proc.stdout is not None
-    for _ in range(10):
-        proc.stdout.readline()
+    printed = sum(1 for _ in range(lines) if proc.stdout.readline())
     time.sleep(0.05)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
+    return printed
+
+
+def test_a_kill_mid_import_leaves_no_half_game(tmp_path: Path) -> None:
+    db, games = tmp_path / "games.db", tmp_path / "big.gbn"
+    games.write_text(_sim(150, "standard", 5, 3), encoding="utf-8")
+    _kill_after(_SLOW_IMPORT, db, games, 10)
     with GameStore(db) as store:
         stored = store.count()
         assert 10 <= stored < 150
@@ -387,17 +393,7 @@ with GameStore(sys.argv[1]) as store:
 def test_a_kill_mid_batched_import_leaves_whole_games_and_true_totals(tmp_path: Path) -> None:
     db, games = tmp_path / "games.db", tmp_path / "big.gbn"
     games.write_text(_sim(150, "standard", 5, 5), encoding="utf-8")
-    proc = subprocess.Popen(
-        [sys.executable, "-c", _BATCHED_IMPORT, str(db), str(games)],
-        stdout=subprocess.PIPE,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-    assert proc.stdout is not None
-    reported = sum(1 for _ in range(14) if proc.stdout.readline())
-    time.sleep(0.05)
-    proc.send_signal(signal.SIGKILL)
-    proc.wait()
+    reported = _kill_after(_BATCHED_IMPORT, db, games, 14)
     with GameStore(db) as store:
         stored = store.count()
         assert reported <= stored < 150  # every game reported stored is stored
