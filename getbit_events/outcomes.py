@@ -24,9 +24,6 @@ class OutcomeChecks(Findings):
 
     def check_outcomes(self, board: Board, rnd: RecordedRound, outcome: Settlement) -> None:
         """Compare every stated outcome with what the rules say happened."""
-        outs = outcome.outs
-        # a bitten swimmer that swam on took its cards back (R6); a devoured one did not
-        bitten = {who for who, _ in outcome.bites if who not in outs}
         seen: set[str] = set()
         shark_variant = board.setup.variant == "shark"
         for o in rnd.outcomes:
@@ -42,7 +39,7 @@ class OutcomeChecks(Findings):
             elif kind == "bit":
                 self.check_bite(board, o, outcome)
             elif kind == "refresh":
-                self.check_refresh(board, o, outcome, bitten)
+                self.check_refresh(board, o, outcome)
             elif kind in ("miss", "hunger", "discard") and not shark_variant:
                 self.flag(
                     "shark-only",
@@ -70,10 +67,12 @@ class OutcomeChecks(Findings):
                 self.check_discard(o, outcome)
 
     def check_bite(self, board: Board, o: RecordedOutcome, outcome: Settlement) -> None:
+        bite = outcome.bites[0] if outcome.bites else None
+        if bite is not None and o.names[0] == bite[0] and (o.limb is None or o.limb == bite[1]):
+            return  # as the rules say, the name as in the Line tag
         name = self.name_of(o.names[0], o)
         if name is None:
             return
-        bite = outcome.bites[0] if outcome.bites else None
         if bite is not None and name == bite[0]:
             limb = bite[1]
             if o.limb is None or o.limb == limb:
@@ -171,9 +170,11 @@ class OutcomeChecks(Findings):
                 "R11",
             )
 
-    def check_refresh(
-        self, board: Board, o: RecordedOutcome, outcome: Settlement, bitten: set[str]
-    ) -> None:
+    def check_refresh(self, board: Board, o: RecordedOutcome, outcome: Settlement) -> None:
+        # a bitten swimmer that swam on took its cards back (R6): it may be listed or not
+        bitten = {who for who, _ in outcome.bites if who not in outcome.outs}
+        if not outcome.ended and list(o.names) == [n for n in outcome.taken if n not in bitten]:
+            return  # exactly the swimmers of R7, in the order they took back, as spelt
         shark = board.setup.shark
         folded_shark = shark.casefold() if shark is not None else None
         stated: set[str] = set()
