@@ -103,6 +103,7 @@ def _items(text: str, sep: str, offset: int) -> Iterator[tuple[str, int]]:
 
 
 _new = tuple.__new__
+_ONE_CHARACTER = frozenset("0123456789-")  # the cards almost every play has
 
 
 def _plain_plays(text: str, line: int, offset: int) -> tuple[RecordedPlay, ...] | None:
@@ -119,7 +120,9 @@ def _plain_plays(text: str, line: int, offset: int) -> tuple[RecordedPlay, ...] 
         if len(parts) != 2:
             return None
         name, card = parts
-        if not (card.isdigit() and card.isascii() and len(card) < 10) and card != "-":
+        if card not in _ONE_CHARACTER and not (
+            card.isdigit() and card.isascii() and len(card) < 10
+        ):
             card = card.casefold()
             if card not in _SHARK:
                 return None
@@ -272,7 +275,7 @@ class _Reader:
         keyword = keyword.casefold()
         rest = rest.strip()
         if keyword == "line" and rest:
-            names = tuple([n.strip() for n in rest.split(",")])
+            names = tuple(map(str.strip, rest.split(",")))
             if all(names):
                 return RecordedOutcome("line", line, column, names)
         elif keyword == "bit" and rest:
@@ -281,7 +284,7 @@ class _Reader:
                 return RecordedOutcome("bit", line, column, (name.strip(),), limb.casefold())
             return RecordedOutcome("bit", line, column, (rest,))
         elif keyword == "refresh" and rest:
-            names = tuple([n.strip() for n in rest.split(",")])
+            names = tuple(map(str.strip, rest.split(",")))
             if all(names):
                 return RecordedOutcome("refresh", line, column, names)
         elif keyword == "out" and rest:
