@@ -308,10 +308,10 @@ def test_a_kill_mid_import_leaves_no_half_game(tmp_path: Path) -> None:
 def test_two_games_whose_hashes_start_alike_get_distinct_ids(
     store: GameStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from getbit_events import sqlite_store
+    from getbit_events.sqlite_store import store as module
 
-    real = sqlite_store._digest
-    monkeypatch.setattr(sqlite_store, "_digest", lambda r, p: "abcdef" * 2 + real(r, p)[12:])
+    real = module._digest
+    monkeypatch.setattr(module, "_digest", lambda r, p: "abcdef" * 2 + real(r, p)[12:])
     first, second = _reports(_sim(2))
     a, b = store.add(first), store.add(second)
     assert a.game_id == "abcdefabcdef"

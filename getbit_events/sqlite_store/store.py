@@ -1,25 +1,5 @@
-"""The game store: recorded games kept in one SQLite file, the only module that speaks SQL.
+"""The store itself: ``GameStore`` writes games to the tables of ``schema`` and reads them back."""
 
-Tables (``docs/store.md`` has the columns):
-
-- ``games``: one row per stored game: its id, the hash of its content, where it
-  was read, tags, variant, swimmers, status (``valid``, ``invalid``,
-  ``unfinished``), winner, when it was imported;
-- ``events``: the truth: every event of every game (``game_id``, ``seq``,
-  ``type``, ``version``, ``round``, JSON ``payload``), append-only;
-- ``violations``: what the validator found in invalid games, append-only;
-- ``game_swimmers``: the read model of :mod:`getbit_events.readmodel` (one row
-  per game per swimmer), rebuilt from ``events`` at will, with views over it;
-- the totals read model (``readmodel.TOTALS``: per-player counts, spellings,
-  pairs, games per status, standings), added to with each game.
-
-Schema changes are sqlite-utils migrations, applied when a store is opened.
-Every game is written whole in one ``BEGIN IMMEDIATE`` transaction: its own,
-or that of a ``batch`` of whole games (``getbit import`` writes batches), so a
-crash leaves no half game and two writers wait for each other (``timeout``)
-instead of failing. A game's id comes from the hash of its canonical event stream (not
-of its file), so importing it again, from any file, stores nothing.
-"""
 
 from __future__ import annotations
 
@@ -40,6 +20,13 @@ from getbit_events import readmodel
 from getbit_events.errors import InputError, StoreError
 from getbit_events.events import Event, GameStarted
 from getbit_events.serialize import payload_json, trusted_event
+from getbit_events.sqlite_store.schema import (
+    MIGRATIONS,
+    create_read_model,
+    quote,
+    read_model_signature,
+    upsert,
+)
 from getbit_events.stored import (
     DEFAULT_DB,
     AddResult,
@@ -56,7 +43,6 @@ from getbit_events.validate import GameReport
 
 __all__ = [
     "DEFAULT_DB",
-    "MIGRATIONS",
     "AddResult",
     "GameStore",
     "RebuildResult",
@@ -69,134 +55,7 @@ __all__ = [
 _ID_LENGTH = 12
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
 _SHARED = 100_000  # events streams() keeps to share, at most
-_APPEND_ONLY = ("games", "events", "violations")
-
-
-# -- schema --------------------------------------------------------------------
-
-MIGRATIONS = sqlite_utils.Migrations("getbit-events")
-
-
-@MIGRATIONS()
-def m001_core_tables(db: sqlite_utils.Database) -> None:
-    """games, events and violations; events and violations can only grow."""
-    db.table("games").create(
-        {
-            "id": str,
-            "hash": str,
-            "source": str,
-            "source_line": int,
-            "source_game": int,
-            "tags": str,
-            "variant": str,
-            "swimmers": str,
-            "status": str,
-            "winner": str,
-            "rounds": int,
-            "events": int,
-            "violations": int,
-            "imported_at": str,
-        },
-        pk="id",
-        not_null={"hash", "status", "imported_at"},
-    )
-    db.table("games").create_index(["hash"], unique=True)
-    db.table("games").create_index(["status"])
-    db.table("events").create(
-        {
-            "game_id": str,
-            "seq": int,
-            "type": str,
-            "version": int,
-            "round": int,
-            "payload": str,
-        },
-        pk=("game_id", "seq"),
-        foreign_keys=[("game_id", "games", "id")],
-        not_null={"type", "version", "round", "payload"},
-    )
-    db.table("violations").create(
-        {
-            "game_id": str,
-            "line": int,
-            "column": int,
-            "round": int,
-            "code": str,
-            "rule": str,
-            "message": str,
-        },
-        foreign_keys=[("game_id", "games", "id")],
-    )
-    db.table("violations").create_index(["game_id"])
-    for table in _APPEND_ONLY:
-        for action in ("UPDATE", "DELETE"):
-            db.execute(
-                f"CREATE TRIGGER {table}_no_{action.lower()} BEFORE {action} ON {table} "
-                f"BEGIN SELECT RAISE(ABORT, '{table} are append-only: "
-                f"{action} is refused'); END"
-            )
-
-
-@MIGRATIONS()
-def m002_read_model(db: sqlite_utils.Database) -> None:
-    """The read model table, its views and the record of which version built it."""
-    db.table("meta").create({"key": str, "value": str}, pk="key")
-    _create_read_model(db)
-
-
-def _create_read_model(db: sqlite_utils.Database) -> None:
-    """(Re)create ``game_swimmers`` from ``readmodel.COLUMNS`` and the views over it."""
-    for view in ("player_results", "counted_game_swimmers"):
-        db.execute(f"DROP VIEW IF EXISTS {view}")
-    db.execute(f"DROP TABLE IF EXISTS {readmodel.TABLE}")
-    db.table(readmodel.TABLE).create(
-        {name: _PY_TYPES[sql] for name, sql in readmodel.COLUMNS.items()}, pk=readmodel.KEY
-    )
-    db.table(readmodel.TABLE).create_index(["player_key"])
-    for name, (columns, pk) in readmodel.TOTALS.items():
-        db.execute(f"DROP TABLE IF EXISTS {name}")
-        db.table(name).create({c: _PY_TYPES[t] for c, t in columns.items()}, pk=pk)
-    db.execute("DELETE FROM meta WHERE key = 'standings'")
-    # The rows statistics count: invalid games are left out (and said so by reports).
-    db.create_view(
-        "counted_game_swimmers",
-        f"SELECT * FROM {readmodel.TABLE} WHERE status != 'invalid'",
-    )
-    db.create_view(
-        "player_results",
-        f"""SELECT player_key, MIN(name) AS name, COUNT(DISTINCT game_id) AS games,
-        COUNT(DISTINCT CASE WHEN won = 1 THEN game_id END) AS wins,
-        COUNT(DISTINCT CASE WHEN status = 'valid' THEN game_id END) AS finished
-        FROM {readmodel.TABLE} WHERE status != 'invalid' AND role != 'automaton'
-        GROUP BY player_key""",
-    )
-    db.execute(
-        "INSERT OR REPLACE INTO meta (key, value) VALUES ('read_model', ?)",
-        [_read_model_signature()],
-    )
-
-
 _GAME_ID, _DATE = 0, list(readmodel.COLUMNS).index("date")
-_PY_TYPES: dict[str, type] = {"TEXT": str, "INTEGER": int, "REAL": float, "BLOB": bytes}
-
-
-def _read_model_signature() -> str:
-    summaries = {name: list(columns) for name, (columns, _) in readmodel.TOTALS.items()}
-    return json.dumps([readmodel.VERSION, list(readmodel.COLUMNS.items()), summaries])
-
-
-def _upsert(table: str) -> str:
-    """Add a row of counts to ``table``'s totals (``player_names`` keeps the first order key)."""
-    columns, pk = readmodel.TOTALS[table]
-    names = ", ".join(_quote(c) for c in columns)
-    marks = ", ".join("?" for _ in columns)
-    adds = [
-        f"{_quote(c)} = MIN({_quote(c)}, excluded.{_quote(c)})" if c == "first"
-        else f"{_quote(c)} = {_quote(c)} + excluded.{_quote(c)}"
-        for c in columns if c not in pk
-    ]
-    return (f"INSERT INTO {table} ({names}) VALUES ({marks}) "
-            f"ON CONFLICT ({', '.join(pk)}) DO UPDATE SET {', '.join(adds)}")
 
 
 # -- the store -----------------------------------------------------------------
@@ -270,7 +129,7 @@ class GameStore:
         if MIGRATIONS.pending(self.db):
             with self._write():
                 MIGRATIONS.apply(self.db)
-        if self._meta("read_model") != _read_model_signature():
+        if self._meta("read_model") != read_model_signature():
             self.rebuild()
 
     def _use_wal(self) -> None:
@@ -302,9 +161,9 @@ class GameStore:
             'INSERT INTO violations (game_id, line, "column", round, code, rule, message) '
             "VALUES (?, ?, ?, ?, ?, ?, ?)"
         )
-        self._upserts = {t: _upsert(t) for t in readmodel.TOTALS if t != "standings"}
+        self._upserts = {t: upsert(t) for t in readmodel.TOTALS if t != "standings"}
         self._insert_row = (
-            f"INSERT INTO {readmodel.TABLE} ({', '.join(_quote(c) for c in cols)}) "
+            f"INSERT INTO {readmodel.TABLE} ({', '.join(quote(c) for c in cols)}) "
             f"VALUES ({', '.join('?' for _ in cols)})"
         )
 
@@ -459,7 +318,7 @@ class GameStore:
         games = events = rows = 0
         try:
             with self._write():
-                _create_read_model(self.db)
+                create_read_model(self.db)
                 info = {
                     gid: (status, json.loads(tags), seq)
                     for gid, status, tags, seq in conn.execute(
@@ -626,7 +485,7 @@ class GameStore:
         unknown = set(filters) - set(readmodel.COLUMNS)
         if unknown:
             raise ValueError(f"not read-model columns: {', '.join(sorted(unknown))}")
-        where = " AND ".join(f"r.{_quote(k)} = ?" for k in filters) or "1"
+        where = " AND ".join(f"r.{quote(k)} = ?" for k in filters) or "1"
         sql = (
             f"SELECT r.* FROM {readmodel.TABLE} r JOIN games g ON g.id = r.game_id "
             f"WHERE {where} ORDER BY g.rowid, r.role = 'shark', r.start_place"
@@ -639,7 +498,7 @@ class GameStore:
         unknown = set(columns) - set(readmodel.COLUMNS)
         if unknown:
             raise ValueError(f"not read-model columns: {', '.join(sorted(unknown))}")
-        names = ", ".join(_quote(c) for c in columns)
+        names = ", ".join(quote(c) for c in columns)
         return self._conn.execute(f"SELECT {names} FROM {readmodel.TABLE} ORDER BY rowid")
 
     def totals(self, player_key: str | None = None) -> readmodel.Totals:
@@ -722,10 +581,6 @@ def _rows(
     game_id: str, events: Sequence[Event], status: str, tags: dict[str, str]
 ) -> list[tuple[Any, ...]]:
     return readmodel.row_tuples(game_id, events, status, tags)
-
-
-def _quote(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
 
 
 def _stored_game(row: dict[str, Any]) -> StoredGame:

@@ -1,0 +1,48 @@
+"""The game store: games kept in one SQLite file; the only package that speaks SQL.
+
+Tables (``docs/store.md`` has the columns):
+
+- ``games``: one row per stored game: its id, the hash of its content, where it
+  was read, tags, variant, swimmers, status (``valid``, ``invalid``,
+  ``unfinished``), winner, when it was imported;
+- ``events``: the truth: every event of every game (``game_id``, ``seq``,
+  ``type``, ``version``, ``round``, JSON ``payload``), append-only;
+- ``violations``: what the validator found in invalid games, append-only;
+- ``game_swimmers``: the read model of :mod:`getbit_events.readmodel` (one row
+  per game per swimmer), rebuilt from ``events`` at will, with views over it;
+- the totals read model (``readmodel.TOTALS``: per-player counts, spellings,
+  pairs, games per status, standings), added to with each game.
+
+The tables and their migrations are in ``schema``; the store that reads and
+writes them is ``store``. Schema changes are sqlite-utils migrations, applied
+when a store is opened.
+Every game is written whole in one ``BEGIN IMMEDIATE`` transaction: its own,
+or that of a ``batch`` of whole games (``getbit import`` writes batches), so a
+crash leaves no half game and two writers wait for each other (``timeout``)
+instead of failing. A game's id comes from the hash of its canonical event
+stream (not of its file), so importing it again, from any file, stores nothing.
+"""
+
+from getbit_events.sqlite_store.schema import MIGRATIONS
+from getbit_events.sqlite_store.store import (
+    DEFAULT_DB,
+    AddResult,
+    GameStore,
+    RebuildResult,
+    StoredGame,
+    StoredViolation,
+    default_path,
+    game_hash,
+)
+
+__all__ = [
+    "DEFAULT_DB",
+    "MIGRATIONS",
+    "AddResult",
+    "GameStore",
+    "RebuildResult",
+    "StoredGame",
+    "StoredViolation",
+    "default_path",
+    "game_hash",
+]
