@@ -95,7 +95,7 @@ class SetupReader(Findings):
         )
 
     def valid_name(self, name: str, tag: RecordedTag) -> bool:
-        if not name or any(c in _NAME_FORBIDDEN for c in name):
+        if not name or not _NAME_FORBIDDEN.isdisjoint(name):
             self.flag(
                 "bad-name",
                 f"{name!r} is not a name: names are not empty and hold none of , ; : # [ ] \"",
@@ -106,12 +106,16 @@ class SetupReader(Findings):
         return True
 
     def names(self, text: str, tag: RecordedTag) -> tuple[str, ...] | None:
-        names = tuple(n.strip() for n in text.split(","))
-        if not all(self.valid_name(n, tag) for n in names):
+        names = tuple(map(str.strip, text.split(",")))
+        plain = all(names) and _NAME_FORBIDDEN.isdisjoint("".join(names))
+        if not plain and not all(self.valid_name(n, tag) for n in names):
             return None
-        folded: dict[str, str] = {}
-        for n in names:
-            if n.casefold() in folded:
+        folded = list(map(str.casefold, names))
+        if len(set(folded)) == len(names):
+            return names
+        seen: set[str] = set()
+        for n, key in zip(names, folded, strict=True):
+            if key in seen:
                 self.flag(
                     "duplicate-name",
                     f"{n!r} is named twice in {tag.name} (names ignore case)",
@@ -120,7 +124,7 @@ class SetupReader(Findings):
                     in_round=False,
                 )
                 return None
-            folded[n.casefold()] = n
+            seen.add(key)
         return names
 
     def teams(self, tag: RecordedTag) -> tuple[tuple[str, tuple[str, ...]], ...] | None:
