@@ -119,8 +119,7 @@ class Board:
     @classmethod
     def of(cls, state: GameState) -> Board:
         """A board holding the same facts as a frozen ``state``."""
-        board = cls.__new__(cls)
-        board.setup = state.setup
+        board = cls(state.setup)
         board.seats = {
             s.name: Seat(s.name, s.limbs, s.hand, s.table, s.discards) for s in state.swimmers
         }

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from getbit_events import rules
 from getbit_events.board import Board
-from getbit_events.findings import Findings
 from getbit_events.record import RecordedOutcome, RecordedRound
 from getbit_events.rules import Settlement
+from getbit_events.setup import SetupReader
 
 __all__ = ["OutcomeChecks", "limb_word"]
 
@@ -15,8 +15,8 @@ def limb_word(limb: str) -> str:
     return limb.replace("-", " ")
 
 
-class OutcomeChecks(Findings):
-    """The outcome part of a validator walk (and the Winner tag, R17).
+class OutcomeChecks(SetupReader):
+    """The outcome part of a validator walk (and the Winner tag, R17), after the set-up part.
 
     ``board`` is the state right after the reveal; ``outcome`` is what the
     rules make of it, not yet folded in.
