@@ -277,16 +277,17 @@ class _Reader:
         if keyword == "line" and rest:
             names = tuple(map(str.strip, rest.split(",")))
             if all(names):
-                return RecordedOutcome("line", line, column, names)
+                return _new(RecordedOutcome, ("line", line, column, names, None, None, ()))
         elif keyword == "bit" and rest:
             name, _, limb = rest.rpartition(" ")
             if name.strip() and limb.casefold() in _LIMBS:
-                return RecordedOutcome("bit", line, column, (name.strip(),), limb.casefold())
+                limb = limb.casefold()
+                return _new(RecordedOutcome, ("bit", line, column, (name.strip(),), limb, None, ()))
             return RecordedOutcome("bit", line, column, (rest,))
         elif keyword == "refresh" and rest:
             names = tuple(map(str.strip, rest.split(",")))
             if all(names):
-                return RecordedOutcome("refresh", line, column, names)
+                return _new(RecordedOutcome, ("refresh", line, column, names, None, None, ()))
         elif keyword == "out" and rest:
             return RecordedOutcome("out", line, column, (rest,))
         elif keyword == "miss" and not rest:
