@@ -184,11 +184,20 @@ class Board:
         """Fold a round's outcome in: ``apply`` of its steps, with the line its moves leave
         (``outcome.line``) taken whole instead of one move at a time."""
         self.line = list(outcome.line)
-        handlers = _HANDLERS
+        seats = self.seats
         for step in outcome.steps:
             kind = step[0]
-            if kind is not SwimmerMoved:  # a bitten swimmer's swim to the front (R6)
-                handlers[kind](self, *step[1:])
+            if kind is SwimmerMoved:  # a bitten swimmer's swim: in outcome.line already
+                continue
+            if kind is CardsTakenBack:  # the commonest steps, folded here as in _taken_back
+                seat = seats[step[1]]
+                seat.hand.update(step[2])
+                seat.table.clear()
+            elif kind is SwimmerBitten:  # and _bitten
+                seat = seats[step[1]]
+                seat.limbs = tuple([x for x in seat.limbs if x != step[2]])
+            else:
+                _HANDLERS[kind](self, *step[1:])
 
     def _moved(self, who: str, why: str) -> None:
         line = self.line

@@ -7,6 +7,7 @@ Rulings are those of ``RULINGS.md``; each is cited where it is applied.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 import attrs
@@ -55,6 +56,7 @@ SHARK_CARDS: tuple[str, ...] = (
     "any-limb",
 )
 VARIANTS: tuple[str, ...] = ("standard", "three-player", "two-player", "shark")
+_SECOND = itemgetter(1)
 
 
 def hand_size(swimmers: int) -> int:
@@ -240,7 +242,7 @@ def settle(board: Board, limb_choice: Mapping[str, str] | None = None) -> Settle
         tied = tuple([n for n, v in cards if v in ties])
         for v in ties:
             del first[v]
-    moved = tuple([n for _, n in sorted(first.items())])
+    moved = tuple(map(_SECOND, sorted(first.items())))
     line = list(reversed(moved))
     line.extend([n for n in board.line if n not in moved] if moved else board.line)
     back = line[-1] if line else None

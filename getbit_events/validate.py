@@ -370,7 +370,7 @@ class _Checker(OutcomeChecks):
                 rnd.pos,
                 "R11",
             )
-        revealed = tuple([(n, cards[n]) for n in line])
+        revealed = tuple(zip(line, map(cards.__getitem__, line), strict=True))
         board.round = r
         board.revealed = revealed
         board.shark_card = shark_card
