@@ -70,26 +70,15 @@ class Final:
     hunger: int | None  # the Shark's tokens, None without a Shark
 
     @classmethod
-    def of_state(cls, state: GameState) -> Final:
-        shark = state.shark
+    def of(cls, standing: GameState | Board) -> Final:
+        """From a frozen state (the reducer's) or the validator's board."""
+        shark = standing.shark
         return cls(
-            state.finished,
-            state.winner,
-            state.ranking,
-            state.line,
-            state.limbs(),
-            shark.hunger if shark is not None else None,
-        )
-
-    @classmethod
-    def of_board(cls, board: Board) -> Final:
-        shark = board.shark
-        return cls(
-            board.finished,
-            board.winner,
-            board.ranking,
-            tuple(board.line),
-            board.limbs(),
+            standing.finished,
+            standing.winner,
+            standing.ranking,
+            tuple(standing.line),
+            standing.limbs(),
             shark.hunger if shark is not None else None,
         )
 
@@ -134,7 +123,7 @@ class GameReport:
         """A report for a game whose complete event stream is already at hand."""
         state = fold(events) if events else None
         setup = events[0] if events and isinstance(events[0], GameStarted) else None
-        final = Final.of_state(state) if state is not None else None
+        final = Final.of(state) if state is not None else None
         report = cls(record, violations, warnings, final, setup)
         report.__dict__["events"] = tuple(events)
         report.__dict__["state"] = state
@@ -259,7 +248,7 @@ class _Checker(OutcomeChecks):
             self.game,
             tuple(sorted(self.violations, key=_order)),
             tuple(self.warnings),
-            Final.of_board(board),
+            Final.of(board),
             setup,
             self.log,
         )

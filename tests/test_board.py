@@ -137,7 +137,7 @@ def test_a_reports_events_fold_to_its_final_standing(events: list[Event]) -> Non
         if outcomes:  # every limb stated: the same game (the positions aside)
             assert report.valid
             assert [attrs.evolve(e, pos=None) for e in report.events] == events
-        assert report.final == Final.of_state(fold(report.events))
+        assert report.final == Final.of(fold(report.events))
 
 
 def test_round_events_put_the_shark_after_the_swimmers() -> None:

@@ -540,7 +540,7 @@ def test_mangled_records_never_crash_the_reader_or_the_validator(
         json_form = report.to_json()
         assert json_form["valid"] == (not report.violations)
         if report.state is not None:  # the walk's board agrees with the fold of its events
-            assert report.final == Final.of_state(report.state)
+            assert report.final == Final.of(report.state)
         for v in report.violations:
             assert v.code in CODES, v
             assert 1 <= v.pos.line <= n_lines

@@ -24,10 +24,10 @@ stream (not of its file), so importing it again, from any file, stores nothing.
 """
 
 from getbit_events.sqlite_store.schema import MIGRATIONS
-from getbit_events.sqlite_store.store import (
+from getbit_events.sqlite_store.store import GameStore
+from getbit_events.stored import (
     DEFAULT_DB,
     AddResult,
-    GameStore,
     RebuildResult,
     StoredGame,
     StoredViolation,

@@ -28,29 +28,18 @@ from getbit_events.sqlite_store.schema import (
     upsert,
 )
 from getbit_events.stored import (
-    DEFAULT_DB,
     AddResult,
     RebuildResult,
     StoredGame,
     StoredViolation,
     check_file,
     default_path,
-    game_hash,
     status_of,
 )
 from getbit_events.stored import digest as _digest
 from getbit_events.validate import GameReport
 
-__all__ = [
-    "DEFAULT_DB",
-    "AddResult",
-    "GameStore",
-    "RebuildResult",
-    "StoredGame",
-    "StoredViolation",
-    "default_path",
-    "game_hash",
-]
+__all__ = ["GameStore"]  # the package re-exports it with the values it stores
 
 _ID_LENGTH = 12
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
