@@ -289,11 +289,10 @@ class _Checker(OutcomeChecks):
                     "R11",
                 )
             )
-        if outcome.bites:
-            for who, limb in outcome.bites:
-                self.lost_in[(who, limb)] = r
-            for who in outcome.outs:
-                self.devoured_in[who] = r
+        for who, limb in outcome.bites:
+            self.lost_in[(who, limb)] = r
+        for who in outcome.outs:
+            self.devoured_in[who] = r
         board.settle_in(outcome)
         shark = board.setup.shark if shark_card is not None else None
         self.log.append((r, pos, revealed, shark, shark_card, outcome))
