@@ -5,9 +5,9 @@ no frozen snapshot and no event object per fact; the events and the frozen
 ``GameState`` of a checked game are made from its round log only when someone
 asks for them (``GameReport.events``, ``GameReport.state``).
 
-The board changes in two ways only: the round's cards go on the table (R3:
-``reveal``, or the validator as it checks each play, the same way), and
-``apply`` (or ``settle_in``) folds in the steps the rules gave (``rules.settle``).
+The board changes in two ways only: ``reveal`` puts the round's cards on the
+table (R3), and ``apply`` (or ``settle_in``) folds in the steps the rules gave
+(``rules.settle``).
 A step is an event not yet made into an object: its class and its fields after
 the round, e.g. ``(SwimmerBitten, "Ted", "right-arm")``. ``apply`` does what the
 reducer's fold does with the same events; tests/test_board.py holds the two
@@ -184,20 +184,11 @@ class Board:
         """Fold a round's outcome in: ``apply`` of its steps, with the line its moves leave
         (``outcome.line``) taken whole instead of one move at a time."""
         self.line = list(outcome.line)
-        seats = self.seats
+        handlers = _HANDLERS
         for step in outcome.steps:
             kind = step[0]
-            if kind is SwimmerMoved:  # a bitten swimmer's swim: in outcome.line already
-                continue
-            if kind is CardsTakenBack:  # the commonest steps, folded here as in _taken_back
-                seat = seats[step[1]]
-                seat.hand.update(step[2])
-                seat.table.clear()
-            elif kind is SwimmerBitten:  # and _bitten
-                seat = seats[step[1]]
-                seat.limbs = tuple([x for x in seat.limbs if x != step[2]])
-            else:
-                _HANDLERS[kind](self, *step[1:])
+            if kind is not SwimmerMoved:  # a bitten swimmer's swim: in outcome.line already
+                handlers[kind](self, *step[1:])
 
     def _moved(self, who: str, why: str) -> None:
         line = self.line

@@ -265,6 +265,7 @@ class _Checker(OutcomeChecks):
                 pos,
             )
         revealed, shark_card = self.read_plays(board, rnd, r)
+        board.reveal(r, revealed, shark_card)
         limb_choice: dict[str, str] | None = None
         outcomes = rnd.outcomes
         if outcomes:
@@ -300,15 +301,11 @@ class _Checker(OutcomeChecks):
     def read_plays(
         self, board: Board, rnd: RecordedRound, r: int
     ) -> tuple[_Cards, str | None]:
-        """Check the round's plays and put them on the table (R3, as ``Board.reveal``).
-
-        Returns the cards revealed, in line order, and the Shark's card.
-        """
+        """Check the round's plays: the cards revealed, in line order, and the Shark's card."""
         lookup = self.lookup
         seats = board.seats
         line = board.line
         cards: dict[str, int | None] = {}
-        board.short = short = set()
         shark_card: str | None = None
         shark_seen = False
         for play in rnd.plays:
@@ -317,13 +314,7 @@ class _Checker(OutcomeChecks):
             # the usual play: a swimmer in the game plays a card from its hand
             if name is not None and name not in cards and card.isdigit() and name in line:
                 value = int(card)
-                seat = seats[name]
-                hand = seat.hand
-                if value in hand:
-                    hand.remove(value)
-                    seat.table.append(value)
-                    if len(hand) < 2:
-                        short.add(name)
+                if value in seats[name].hand:
                     cards[name] = value
                     continue
             shark = board.shark
@@ -333,17 +324,12 @@ class _Checker(OutcomeChecks):
                     continue
                 shark_seen = True
                 shark_card = self.shark_play(board, play, r)
-                if shark_card is not None:
-                    shark.hand.discard(shark_card)
-                    shark.table.append(shark_card)
                 continue
             self.odd_play(board, play, name, cards)
         if len(cards) != len(line):
             for name in line:
                 if name not in cards:
                     cards[name] = None
-                    if len(seats[name].hand) < 2:
-                        short.add(name)
                     self.flag(
                         "missing-play",
                         f"{name} is still in the game but plays no card",
@@ -358,11 +344,7 @@ class _Checker(OutcomeChecks):
                 rnd.pos,
                 "R11",
             )
-        revealed = tuple(zip(line, map(cards.__getitem__, line), strict=True))
-        board.round = r
-        board.revealed = revealed
-        board.shark_card = shark_card
-        return revealed, shark_card
+        return tuple(zip(line, map(cards.__getitem__, line), strict=True)), shark_card
 
     def odd_play(
         self, board: Board, play: RecordedPlay, name: str | None, cards: dict[str, int | None]
@@ -381,13 +363,7 @@ class _Checker(OutcomeChecks):
         elif name in cards:
             self.flag("duplicate-play", f"{name} plays twice in one round", pos, "R3")
         else:
-            value = cards[name] = self.swimmer_play(board, name, play)
-            seat = board.seats[name]
-            if value is not None:  # R3: played, even against the rules
-                seat.hand.discard(value)
-                seat.table.append(value)
-            if len(seat.hand) < 2:
-                board.short.add(name)
+            cards[name] = self.swimmer_play(board, name, play)  # played, even against the rules
 
     def swimmer_play(self, board: Board, name: str, play: RecordedPlay) -> int | None:
         s = board.seats[name]
