@@ -67,12 +67,10 @@ class OutcomeChecks(SetupReader):
                 self.check_discard(o, outcome)
 
     def check_bite(self, board: Board, o: RecordedOutcome, outcome: Settlement) -> None:
-        bite = outcome.bites[0] if outcome.bites else None
-        if bite is not None and o.names[0] == bite[0] and (o.limb is None or o.limb == bite[1]):
-            return  # as the rules say, the name as in the Line tag
         name = self.name_of(o.names[0], o)
         if name is None:
             return
+        bite = outcome.bites[0] if outcome.bites else None
         if bite is not None and name == bite[0]:
             limb = bite[1]
             if o.limb is None or o.limb == limb:
@@ -173,8 +171,6 @@ class OutcomeChecks(SetupReader):
     def check_refresh(self, board: Board, o: RecordedOutcome, outcome: Settlement) -> None:
         # a bitten swimmer that swam on took its cards back (R6): it may be listed or not
         bitten = {who for who, _ in outcome.bites if who not in outcome.outs}
-        if not outcome.ended and list(o.names) == [n for n in outcome.taken if n not in bitten]:
-            return  # exactly the swimmers of R7, in the order they took back, as spelt
         shark = board.setup.shark
         folded_shark = shark.casefold() if shark is not None else None
         stated: set[str] = set()
