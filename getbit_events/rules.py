@@ -350,15 +350,6 @@ def _returnable(board: Board, name: str, discarded: int | None = None) -> tuple[
         table = table.copy()
         del table[len(table) - 1 - table[::-1].index(discarded)]
     hand, gone = s.hand, s.discards
-    if (
-        table
-        and not gone
-        and hand.isdisjoint(table)
-        and len(set(table)) == len(table)
-        and min(table) >= 1
-        and max(table) <= board.setup.hand_size
-    ):
-        return tuple(table)  # the usual table: every card as played
     top = board.setup.hand_size
     seen: set[int] = set()
     cards = []
