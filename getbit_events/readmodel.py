@@ -503,7 +503,6 @@ class Standings:
     def __init__(self, players: Mapping[str, Sequence[Any]] | None = None) -> None:
         self.model = PlackettLuce()
         self.players: dict[str, list[Any]] = {k: list(v) for k, v in (players or {}).items()}
-        self._ratings: dict[str, Any] = {}  # openskill's rating of each player rated here
 
     def add(self, result: Sequence[tuple[str, int, int]], dated: bool, order: str,
             game_id: str) -> None:
@@ -523,20 +522,15 @@ class Standings:
         if len(result) < 2:
             return
         model = self.model
-        ratings = self._ratings
         teams = []
         for key, _, _ in result:
-            rating = ratings.get(key)  # the one the last game rated (rate() copies it)
-            if rating is None:
-                p = players[key]
-                if p[0] is None:
-                    rating = model.rating(name=key)
-                else:
-                    rating = model.rating(mu=p[0], sigma=p[1], name=key)
-            teams.append([rating])
+            p = players[key]
+            if p[0] is None:
+                teams.append([model.rating(name=key)])
+            else:
+                teams.append([model.rating(mu=p[0], sigma=p[1], name=key)])
         rated = model.rate(teams, ranks=[float(rank) for _, rank, _ in result])
         for (key, _, _), [new] in zip(result, rated, strict=True):
             p = players[key]
             p[0], p[1] = new.mu, new.sigma
             p[2] += 1
-            ratings[key] = new

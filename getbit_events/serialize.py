@@ -15,7 +15,6 @@ not a string, ``true`` is not ``1``.
 
 from __future__ import annotations
 
-import functools
 import json
 import sys
 import types
@@ -206,21 +205,11 @@ _text = json.encoder.encode_basestring  # a JSON string, non-ASCII kept (ensure_
 # The store writes every event's payload, so the commonest are written straight
 # from their fields: the same text as the converter's (tests/test_serialize.py
 # checks every class), at a third of the cost. Others go through the converter.
-@functools.lru_cache(maxsize=4096)
-def _who(who: str) -> str:  # a game's names recur in every round
-    return f'{{"who":{_text(who)}}}'
-
-
-@functools.lru_cache(maxsize=4096)
-def _who_why(who: str, why: str) -> str:
-    return f'{{"who":{_text(who)},"why":{_text(why)}}}'
-
-
 _PAYLOAD_TEXT: dict[type[Any], Callable[[Any], str]] = {
-    CardChosen: lambda e: _who(e.who),
+    CardChosen: lambda e: f'{{"who":{_text(e.who)}}}',
     CardsRevealed: lambda e: f'{{"cards":{_compact(e.cards)}}}',
     SharkCardPlayed: lambda e: f'{{"shark":{_text(e.shark)},"card":{_text(e.card)}}}',
-    SwimmerMoved: lambda e: _who_why(e.who, e.why),
+    SwimmerMoved: lambda e: f'{{"who":{_text(e.who)},"why":{_text(e.why)}}}',
     SwimmerBitten: lambda e: f'{{"who":{_text(e.who)},"limb":{_text(e.limb)}}}',
     SwimmerDevoured: lambda e: f'{{"who":{_text(e.who)},"why":{_text(e.why)}}}',
     CardsTakenBack: lambda e: f'{{"who":{_text(e.who)},"cards":{_compact(e.cards)}}}',

@@ -103,7 +103,6 @@ def _items(text: str, sep: str, offset: int) -> Iterator[tuple[str, int]]:
 
 
 _new = tuple.__new__
-_ONE_CHARACTER = frozenset("0123456789-")  # the cards almost every play has
 
 
 def _plain_plays(text: str, line: int, offset: int) -> tuple[RecordedPlay, ...] | None:
@@ -120,9 +119,7 @@ def _plain_plays(text: str, line: int, offset: int) -> tuple[RecordedPlay, ...] 
         if len(parts) != 2:
             return None
         name, card = parts
-        if card not in _ONE_CHARACTER and not (
-            card.isdigit() and card.isascii() and len(card) < 10
-        ):
+        if not (card.isdigit() and card.isascii() and len(card) < 10) and card != "-":
             card = card.casefold()
             if card not in _SHARK:
                 return None
