@@ -3,7 +3,7 @@
 This module is the contract between the store and the reports. It is pure: no
 SQL, no files. The store creates a table ``game_swimmers`` whose columns are
 ``COLUMNS`` (in order, with those SQLite types, primary key ``KEY``) and fills it
-with ``rows(game_id, events, status, tags)`` in the same transaction as the
+with ``row_tuples(game_id, events, status, tags)`` in the same transaction as the
 game's events, so the table can always be rebuilt from the events. When
 ``VERSION`` changes the store rebuilds the table.
 

@@ -279,7 +279,7 @@ class GameStore:
                         ],
                     )
                 if setup is not None:
-                    rows = _rows(game_id, events, status, tags)
+                    rows = readmodel.row_tuples(game_id, events, status, tags)
                     if batch is not None:  # written and counted with the batch
                         batch.rows.extend(rows)
                         batch.tally.add(rows, seq or 0)
@@ -318,7 +318,7 @@ class GameStore:
                 tally = readmodel.Tally()
                 for game_id, stream in self.streams():
                     status, tags, seq = info[game_id]
-                    game = _rows(game_id, stream, status, tags)
+                    game = readmodel.row_tuples(game_id, stream, status, tags)
                     tally.add(game, seq)
                     batch.extend(game)
                     games += 1
@@ -564,12 +564,6 @@ class _Batch:
         self.events: list[tuple[Any, ...]] = []
         self.rows: list[tuple[Any, ...]] = []
         self.tally = readmodel.Tally()
-
-
-def _rows(
-    game_id: str, events: Sequence[Event], status: str, tags: dict[str, str]
-) -> list[tuple[Any, ...]]:
-    return readmodel.row_tuples(game_id, events, status, tags)
 
 
 def _stored_game(row: dict[str, Any]) -> StoredGame:
