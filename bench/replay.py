@@ -37,7 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from getbit_events import rules
-from getbit_events.events import CardChosen, CardsRevealed, Event, GameStarted
+from getbit_events.events import Event, GameStarted
 from getbit_events.reducer import apply, fold
 from getbit_events.state import initial_state
 from replay.cursor import Cursor
@@ -52,9 +52,8 @@ def long_game(swimmers: int, seed: int) -> list[Event]:
     state = initial_state(setup)
     while not state.finished:
         r = state.round + 1
-        cards = {n: rng.choice(sorted(rules.legal_cards(state, n))) for n in state.line}
-        round_events: list[Event] = [CardChosen(r, n) for n in state.line]
-        round_events.append(CardsRevealed(r, tuple((n, cards[n]) for n in state.line)))
+        cards = tuple((n, rng.choice(sorted(rules.legal_cards(state, n)))) for n in state.line)
+        round_events = rules.round_events(r, None, cards, None, None)
         for e in round_events:
             state = apply(state, e)
         outcome = rules.resolve_round(state)

@@ -13,11 +13,14 @@ from typing import TYPE_CHECKING
 import attrs
 
 from getbit_events.events import (
+    CardChosen,
     CardsDiscarded,
+    CardsRevealed,
     CardsTakenBack,
     Event,
     GameEnded,
     HungerLost,
+    SharkCardPlayed,
     SharkCardsTakenBack,
     SourcePos,
     SwimmerBitten,
@@ -41,6 +44,7 @@ __all__ = [
     "legal_shark_cards",
     "make_events",
     "resolve_round",
+    "round_events",
     "settle",
     "setup_problems",
 ]
@@ -196,6 +200,24 @@ class Settlement:
 def make_events(steps: Iterable[Step], r: int, pos: SourcePos | None) -> list[Event]:
     """The events of ``steps`` in round ``r``, written at ``pos``."""
     return [step[0](r, *step[1:], pos) for step in steps]
+
+
+def round_events(
+    r: int,
+    pos: SourcePos | None,
+    revealed: tuple[tuple[str, int | None], ...],
+    shark: str | None,
+    shark_card: str | None,
+) -> list[Event]:
+    """The events of a round's plays: who chose (line order, the Shark last), the reveal."""
+    events: list[Event] = [CardChosen(r, n, pos) for n, v in revealed if v is not None]
+    if shark is not None and shark_card is not None:
+        events.append(CardChosen(r, shark, pos))
+        events.append(CardsRevealed(r, revealed, pos))
+        events.append(SharkCardPlayed(r, shark, shark_card, pos))
+    else:
+        events.append(CardsRevealed(r, revealed, pos))
+    return events
 
 
 def resolve_round(

@@ -12,11 +12,8 @@ from collections.abc import Iterator, Sequence
 
 from getbit_events import rules
 from getbit_events.events import (
-    CardChosen,
-    CardsRevealed,
     Event,
     GameStarted,
-    SharkCardPlayed,
 )
 from getbit_events.reducer import apply
 from getbit_events.state import GameState, initial_state
@@ -111,18 +108,12 @@ def simulate_game(
         r = state.round + 1
         if r > _MAX_ROUNDS:  # pragma: no cover - the rules end every game long before
             raise RuntimeError("game did not end")
-        cards = {name: _choose(state, name, bot, rng) for name in state.line}
-        round_events: list[Event] = [
-            CardChosen(r, name) for name in state.line if cards[name] is not None
-        ]
+        cards = tuple((name, _choose(state, name, bot, rng)) for name in state.line)
         shark_card = None
         shark_hand = rules.legal_shark_cards(state)  # R5: empty in round 1
-        if shark_hand and state.shark is not None:
+        if shark_hand:
             shark_card = rng.choice(sorted(shark_hand))
-            round_events.append(CardChosen(r, state.shark.name))
-        round_events.append(CardsRevealed(r, tuple((n, cards[n]) for n in state.line)))
-        if shark_card is not None and state.shark is not None:
-            round_events.append(SharkCardPlayed(r, state.shark.name, shark_card))
+        round_events = rules.round_events(r, None, cards, setup.shark, shark_card)
         for event in round_events:
             state = apply(state, event)
         back = state.line[-1]

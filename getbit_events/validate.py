@@ -25,11 +25,8 @@ import attrs
 from getbit_events import rules
 from getbit_events.board import Board
 from getbit_events.events import (
-    CardChosen,
-    CardsRevealed,
     Event,
     GameStarted,
-    SharkCardPlayed,
     SourcePos,
 )
 from getbit_events.findings import CODES, WARNING_CODES
@@ -48,7 +45,6 @@ __all__ = [
     "WARNING_CODES",
     "Final",
     "GameReport",
-    "round_events",
     "validate_game",
     "validate_games",
 ]
@@ -81,24 +77,6 @@ class Final:
             standing.limbs(),
             shark.hunger if shark is not None else None,
         )
-
-
-def round_events(
-    r: int,
-    pos: SourcePos | None,
-    revealed: tuple[tuple[str, int | None], ...],
-    shark: str | None,
-    shark_card: str | None,
-) -> list[Event]:
-    """The events of a round's plays: who chose (line order, the Shark last), the reveal."""
-    events: list[Event] = [CardChosen(r, n, pos) for n, v in revealed if v is not None]
-    if shark is not None and shark_card is not None:
-        events.append(CardChosen(r, shark, pos))
-        events.append(CardsRevealed(r, revealed, pos))
-        events.append(SharkCardPlayed(r, shark, shark_card, pos))
-    else:
-        events.append(CardsRevealed(r, revealed, pos))
-    return events
 
 
 @attrs.frozen(slots=False, eq=False)
@@ -136,7 +114,7 @@ class GameReport:
             return ()
         events: list[Event] = [self._setup]
         for r, pos, revealed, shark, shark_card, outcome in self._log:
-            events.extend(round_events(r, pos, revealed, shark, shark_card))
+            events.extend(rules.round_events(r, pos, revealed, shark, shark_card))
             events.extend(rules.make_events(outcome.all_steps(), r, pos))
         return tuple(events)
 

@@ -26,9 +26,10 @@ from getbit_events.events import (
     SwimmerBitten,
 )
 from getbit_events.reducer import apply, fold
+from getbit_events.rules import round_events
 from getbit_events.simulate import SETUPS, make_setup
 from getbit_events.state import GameState, initial_state
-from getbit_events.validate import Final, round_events
+from getbit_events.validate import Final
 
 FAST = settings(max_examples=60, deadline=None)
 
