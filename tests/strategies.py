@@ -64,14 +64,18 @@ def setups() -> st.SearchStrategy[tuple[str, int, bool]]:
     return st.tuples(st.sampled_from(SETUPS), st.booleans()).map(lambda t: (t[0][0], t[0][1], t[1]))
 
 
+def _setup(draw: st.DrawFn, variant: str | None) -> tuple[str, int, bool]:
+    """(variant, swimmers, memory): any set-up, or one of ``variant`` when given."""
+    if variant is None:
+        return draw(setups())
+    swimmers = draw(st.sampled_from([n for v, n in SETUPS if v == variant]))
+    return variant, swimmers, draw(st.booleans())
+
+
 @st.composite
 def simulated_games(draw: st.DrawFn, variant: str | None = None) -> list[Event]:
     """A whole game from the project's simulator, seed and bot drawn by hypothesis."""
-    if variant is None:
-        variant, swimmers, memory = draw(setups())
-    else:
-        swimmers = draw(st.sampled_from([n for v, n in SETUPS if v == variant]))
-        memory = draw(st.booleans())
+    variant, swimmers, memory = _setup(draw, variant)
     seed = draw(st.integers(0, 2**32 - 1))
     bot = draw(st.sampled_from(("random", "sensible")))
     return simulate_game(variant, swimmers, seed, bot, memory)
@@ -80,11 +84,7 @@ def simulated_games(draw: st.DrawFn, variant: str | None = None) -> list[Event]:
 @st.composite
 def drawn_games(draw: st.DrawFn, variant: str | None = None) -> list[Event]:
     """A whole game whose every choice is drawn from the rules' legal cards."""
-    if variant is None:
-        variant, swimmers, memory = draw(setups())
-    else:
-        swimmers = draw(st.sampled_from([n for v, n in SETUPS if v == variant]))
-        memory = draw(st.booleans())
+    variant, swimmers, memory = _setup(draw, variant)
     setup = make_setup(variant, swimmers, memory)
     events: list[Event] = [setup]
     state = initial_state(setup)
@@ -294,11 +294,7 @@ def model_games(
     Returns the set-up, the rounds as ``(cards, shark_card, choice, happened)``
     and the model at the end of the game.
     """
-    if variant is None:
-        variant, swimmers, memory = draw(setups())
-    else:
-        swimmers = draw(st.sampled_from([n for v, n in SETUPS if v == variant]))
-        memory = draw(st.booleans())
+    variant, swimmers, memory = _setup(draw, variant)
     setup = make_setup(variant, swimmers, memory)
     m = model_for(setup)
     rounds = []
