@@ -182,14 +182,23 @@ def coverage_line(report: StatsReport) -> str:
     return f"{report.games_included} games covered; left out: {left}"
 
 
+def _players_table(title: str, counts: tuple[str, ...]) -> Table:
+    """A table of one row per player: the name on the left, ``counts`` right-aligned."""
+    table = Table(title=title, title_justify="left")
+    table.add_column("Player", justify="left")
+    for head in counts:
+        table.add_column(head, justify="right")
+    return table
+
+
 def table_renderable(report: StatsReport) -> RenderableType:
     """The default ``getbit stats`` screen: results, play, starting places, the Shark."""
     if not report.games_included:
         return Text(f"{coverage_line(report)}: no games to count.")
     shown = [p for p in report.players if p.games]
-    players = Table(title="Results", title_justify="left")
-    for head in ("Player", "Games", "Wins", "Win", "Avg rank", "Devoured", "Rating"):
-        players.add_column(head, justify="left" if head == "Player" else "right")
+    players = _players_table(
+        "Results", ("Games", "Wins", "Win", "Avg rank", "Devoured", "Rating")
+    )
     for p in shown:
         players.add_row(
             escape(p.name),
@@ -200,10 +209,10 @@ def table_renderable(report: StatsReport) -> RenderableType:
             str(p.totals["devoured"]),
             _num(p.rating.ordinal if p.rating else None, 1),
         )
-    play = Table(title="Play (per game as a swimmer; shares of plays and of rounds)",
-                 title_justify="left")
-    for head in ("Player", "Bites", "Rounds", "Tied", "Moved", "Front", "Back", "Take-backs"):
-        play.add_column(head, justify="left" if head == "Player" else "right")
+    play = _players_table(
+        "Play (per game as a swimmer; shares of plays and of rounds)",
+        ("Bites", "Rounds", "Tied", "Moved", "Front", "Back", "Take-backs"),
+    )
     for p in shown:
         if not p.swimmer_games:
             continue  # only ever the Shark: see its own table
@@ -227,9 +236,9 @@ def table_renderable(report: StatsReport) -> RenderableType:
     parts.append(places)
     sharks = [p for p in report.players if p.shark_games]
     if sharks:
-        table = Table(title="The Shark", title_justify="left")
-        for head in ("Player", "Games", "Wins", "Cards", "Hit rate", "Misses", "Hunger left/g"):
-            table.add_column(head, justify="left" if head == "Player" else "right")
+        table = _players_table(
+            "The Shark", ("Games", "Wins", "Cards", "Hit rate", "Misses", "Hunger left/g")
+        )
         for p in sharks:
             table.add_row(
                 escape(p.name),
