@@ -6,6 +6,7 @@ into events. Names are kept as written; the validator matches them ignoring case
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 import attrs
@@ -79,15 +80,62 @@ class RecordedOutcome(NamedTuple):
     cards: tuple[tuple[str, str], ...] = ()
 
 
-@attrs.frozen
 class RecordedRound:
-    """One round line; ``index`` is its position in the game (1 for the first)."""
+    """One round line; ``index`` is its position in the game (1 for the first).
 
-    index: int
-    number: int
-    pos: SourcePos
-    plays: tuple[RecordedPlay, ...]
-    outcomes: tuple[RecordedOutcome, ...] = ()
+    ``written`` is the round's outcomes exactly as the record writes them (GBN
+    keeps the text after the plays' ``;``; None where a reader has no such text);
+    ``outcomes`` are the same, read one by one. A reader may leave them unread
+    until someone asks (``read``): the validator compares ``written`` with the
+    rules' own text first, and reads the outcomes only when the two differ.
+    Immutable once made, like the rest of a record.
+    """
+
+    __slots__ = ("_outcomes", "_read", "index", "number", "plays", "pos", "written")
+
+    def __init__(
+        self,
+        index: int,
+        number: int,
+        pos: SourcePos,
+        plays: tuple[RecordedPlay, ...],
+        outcomes: tuple[RecordedOutcome, ...] = (),
+        *,
+        written: str | None = None,
+        read: Callable[[], tuple[RecordedOutcome, ...]] | None = None,
+    ) -> None:
+        self.index = index
+        self.number = number
+        self.pos = pos
+        self.plays = plays
+        self.written = written
+        self._outcomes = outcomes
+        self._read = read
+
+    @property
+    def outcomes(self) -> tuple[RecordedOutcome, ...]:
+        """Each stated outcome, in the order written."""
+        if self._read is not None:
+            self._outcomes = self._read()
+            self._read = None
+        return self._outcomes
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.index, self.number, self.pos, self.plays, self.outcomes, self.written)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RecordedRound):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"RecordedRound(index={self.index!r}, number={self.number!r}, pos={self.pos!r}, "
+            f"plays={self.plays!r}, outcomes={self.outcomes!r}, written={self.written!r})"
+        )
 
 
 @attrs.frozen

@@ -30,6 +30,7 @@ from getbit_events.events import (
     SourcePos,
 )
 from getbit_events.findings import CODES, WARNING_CODES
+from getbit_events.notation import outcome_text
 from getbit_events.outcomes import OutcomeChecks, limb_word
 from getbit_events.record import (
     RecordedGame,
@@ -244,19 +245,7 @@ class _Checker(OutcomeChecks):
             )
         revealed, shark_card = self.read_plays(board, rnd, r)
         board.reveal(r, revealed, shark_card)
-        limb_choice: dict[str, str] | None = None
-        outcomes = rnd.outcomes
-        if outcomes:
-            for o in outcomes:
-                if o.kind == "bit":  # the first bite stated is the one checked
-                    name = self.canon.get(o.names[0].casefold())
-                    if o.limb and name is not None:
-                        limb_choice = {name: o.limb}
-                    break
-            outcome = rules.settle(board, limb_choice)
-            self.check_outcomes(board, rnd, outcome)
-        else:
-            outcome = rules.settle(board)
+        outcome = self.settle_stated(board, rnd)
         if outcome.defaulted_limb is not None and outcome.back is not None:
             self.warnings.append(
                 Violation(
@@ -275,6 +264,43 @@ class _Checker(OutcomeChecks):
         board.settle_in(outcome)
         shark = board.setup.shark if shark_card is not None else None
         self.log.append((r, pos, revealed, shark, shark_card, outcome))
+
+    def settle_stated(self, board: Board, rnd: RecordedRound) -> rules.Settlement:
+        """What the rules make of the round's cards, each outcome the record states
+        checked against it (the limb a stated bite chooses is the one taken, R6, R11)."""
+        written = rnd.written
+        choice: dict[str, str] | None = None
+        if written is not None:
+            choice = self.written_bite(written)
+            outcome = rules.settle(board, choice)
+            if written == outcome_text(outcome.steps, outcome.line):
+                return outcome  # the record states just what the rules say: nothing to check
+        outcomes = rnd.outcomes
+        stated: dict[str, str] | None = None
+        for o in outcomes:
+            if o.kind == "bit":  # the first bite stated is the one checked
+                name = self.canon.get(o.names[0].casefold())
+                if o.limb and name is not None:
+                    stated = {name: o.limb}
+                break
+        if written is None or stated != choice:
+            outcome = rules.settle(board, stated)
+        self.check_outcomes(board, rnd, outcome)
+        return outcome
+
+    def written_bite(self, written: str) -> dict[str, str] | None:
+        """The limb chosen by the bite in outcomes written as GBN writes them
+        (``bit NAME LIMB``, at most one), found without reading the rest."""
+        if written.startswith("bit "):
+            start = 4
+        else:
+            start = written.find(" ; bit ") + 7
+            if start < 7:
+                return None
+        end = written.find(" ;", start)
+        name, _, limb = written[start : end if end >= 0 else None].rpartition(" ")
+        swimmer = self.canon.get(name.casefold())
+        return {swimmer: limb} if swimmer is not None else None
 
     def read_plays(
         self, board: Board, rnd: RecordedRound, r: int

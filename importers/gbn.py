@@ -9,21 +9,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import partial
 from pathlib import Path
+
+import attrs
 
 from getbit_events.errors import InputError
 from getbit_events.events import (
-    CardsDiscarded,
     CardsRevealed,
-    CardsTakenBack,
     Event,
     GameStarted,
-    HungerLost,
     SharkCardPlayed,
     SourcePos,
-    SwimmerBitten,
-    SwimmerDevoured,
 )
+from getbit_events.notation import outcome_text
 from getbit_events.record import (
     RecordedGame,
     RecordedOutcome,
@@ -43,6 +42,17 @@ _ROUND = re.compile(r"(\d{1,9})\s*\.")
 _SHARK = frozenset(SHARK_CARDS)
 _LIMBS = frozenset(LIMBS)
 _OUTCOMES = "bit, out, miss, hunger, discard, refresh or line"
+# Outcomes written as write_gbn writes them (lower case, single spaces, names without
+# spaces): a round's text of this shape holds no syntax error, so it is kept whole and
+# read only if the validator asks (it compares the text with the rules' own first).
+_NAME = r"[^\s,;]+"
+_NUMBER = r"[0-9]{1,9}"
+_ONE_OUTCOME = (
+    rf"(?:line {_NAME}(?:, {_NAME})*|bit {_NAME} (?:right|left)-(?:arm|leg)|"
+    rf"refresh {_NAME}(?:, {_NAME})*|out {_NAME}|miss|hunger {_NUMBER}|"
+    rf"discard {_NAME} {_NUMBER}(?:, {_NAME} {_NUMBER})*)"
+)
+_PLAIN_OUTCOMES = re.compile(rf" {_ONE_OUTCOME}(?: ; {_ONE_OUTCOME})*")
 
 
 def _is_number(text: str) -> bool:
@@ -225,22 +235,46 @@ class _Reader:
                 if play is not None:
                     careful.append(play)
             plays = tuple(careful)
-        outcomes: list[RecordedOutcome] = []
+        stated: tuple[RecordedOutcome, ...] | None = ()
+        written = read = None
         if outcome_text or rest.endswith(";"):
             column = offset + len(play_text) + 2
-            for item in outcome_text.split(";"):
-                text = item.strip()
-                at = column + len(item) - len(item.lstrip())
-                outcome = self._outcome(text, number, at, index)
-                column += len(item) + 1
-                if outcome is None:
-                    ok = False
-                else:
-                    outcomes.append(outcome)
-        if ok:
-            self.rounds.append(RecordedRound(index, int(m.group(1)), pos, plays, tuple(outcomes)))
+            if _PLAIN_OUTCOMES.fullmatch(outcome_text):  # read when asked: it holds no error
+                written = outcome_text[1:]
+                read = partial(self._plain, outcome_text, number, column, index)
+            else:
+                stated = self._outcomes(outcome_text, number, column, index)
+        if ok and stated is not None:
+            self.rounds.append(
+                RecordedRound(
+                    index, int(m.group(1)), pos, plays, stated, written=written, read=read
+                )
+            )
         else:  # keep the count of round lines right for later errors
             self.rounds.append(RecordedRound(index, int(m.group(1)), pos, ()))
+
+    def _plain(self, text: str, line: int, column: int, rnd: int) -> tuple[RecordedOutcome, ...]:
+        """The outcomes of a text of the plain shape (``_PLAIN_OUTCOMES``): never wrong."""
+        stated = self._outcomes(text, line, column, rnd)
+        assert stated is not None, f"plain outcomes read with an error: {text!r}"
+        return stated
+
+    def _outcomes(
+        self, text: str, line: int, column: int, rnd: int
+    ) -> tuple[RecordedOutcome, ...] | None:
+        """The ``;``-separated outcomes of ``text`` (None after flagging any that is wrong);
+        ``column`` is where ``text`` starts on the line."""
+        outcomes: list[RecordedOutcome] = []
+        ok = True
+        for item in text.split(";"):
+            at = column + len(item) - len(item.lstrip())
+            outcome = self._outcome(item.strip(), line, at, rnd)
+            column += len(item) + 1
+            if outcome is None:
+                ok = False
+            else:
+                outcomes.append(outcome)
+        return tuple(outcomes) if ok else None
 
     def _play(self, text: str, line: int, column: int, rnd: int) -> RecordedPlay | None:
         parts = text.rsplit(None, 1)
@@ -370,29 +404,14 @@ def _write_game(events: list[Event], outcomes: bool) -> str:
 def _write_round(events: list[Event], state: GameState, outcomes: bool) -> str:
     r = events[0].round
     plays: list[str] = []
-    said: list[str] = []
-    bitten: set[str] = set()
-    refresh: list[str] = []
     for e in events:
         if isinstance(e, CardsRevealed):
             plays.extend(f"{n} {'-' if v is None else v}" for n, v in e.cards)
         elif isinstance(e, SharkCardPlayed):
             plays.append(f"{e.shark} {e.card}")
-        elif isinstance(e, SwimmerBitten):
-            bitten.add(e.who)
-            said.append(f"bit {e.who} {e.limb}")
-        elif isinstance(e, SwimmerDevoured):
-            said.append(f"out {e.who}")
-        elif isinstance(e, HungerLost):
-            said.extend(("miss", f"hunger {e.left}"))
-        elif isinstance(e, CardsDiscarded):
-            said.append("discard " + ", ".join(f"{n} {v}" for n, v in e.cards))
-        elif isinstance(e, CardsTakenBack) and e.who not in bitten:
-            refresh.append(e.who)
-    if refresh:
-        said.append("refresh " + ", ".join(refresh))
-    said.append("line " + ", ".join(state.line))
     text = f"{r}. " + ", ".join(plays)
     if outcomes:
-        text += "".join(f" ; {s}" for s in said)
+        # each event as a step: its class, then its fields between round and pos
+        steps = [(type(e), *attrs.astuple(e, recurse=False)[1:-1]) for e in events]
+        text += " ; " + outcome_text(steps, state.line)
     return text
