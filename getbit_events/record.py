@@ -83,41 +83,68 @@ class RecordedOutcome(NamedTuple):
 class RecordedRound:
     """One round line; ``index`` is its position in the game (1 for the first).
 
-    ``written`` is the round's outcomes exactly as the record writes them (GBN
-    keeps the text after the plays' ``;``; None where a reader has no such text);
-    ``outcomes`` are the same, read one by one. A reader may leave them unread
-    until someone asks (``read``): the validator compares ``written`` with the
-    rules' own text first, and reads the outcomes only when the two differ.
-    Immutable once made, like the rest of a record.
+    ``plays`` are the round's plays, each with its place in the file; ``cards``
+    are the same plays as (name, card) pairs, as written. ``written`` is the
+    round's outcomes exactly as the record writes them (GBN keeps the text after
+    the plays' ``;``; None where a reader has no such text); ``outcomes`` are the
+    same, read one by one.
+
+    A reader may give ``cards`` and ``written`` alone and leave the plays and
+    outcomes unread until someone asks (``read_plays``, ``read_outcomes``): the
+    validator works from the pairs and compares ``written`` with the rules' own
+    text first, reading the rest only to say what is wrong and where. Immutable
+    once made, like the rest of a record.
     """
 
-    __slots__ = ("_outcomes", "_read", "index", "number", "plays", "pos", "written")
+    __slots__ = (
+        "_outcomes",
+        "_plays",
+        "_read_outcomes",
+        "_read_plays",
+        "cards",
+        "index",
+        "number",
+        "pos",
+        "written",
+    )
 
     def __init__(
         self,
         index: int,
         number: int,
         pos: SourcePos,
-        plays: tuple[RecordedPlay, ...],
+        plays: tuple[RecordedPlay, ...] = (),
         outcomes: tuple[RecordedOutcome, ...] = (),
         *,
+        cards: tuple[tuple[str, str], ...] | None = None,
+        read_plays: Callable[[], tuple[RecordedPlay, ...]] | None = None,
         written: str | None = None,
-        read: Callable[[], tuple[RecordedOutcome, ...]] | None = None,
+        read_outcomes: Callable[[], tuple[RecordedOutcome, ...]] | None = None,
     ) -> None:
         self.index = index
         self.number = number
         self.pos = pos
-        self.plays = plays
+        self.cards = tuple([(p.name, p.card) for p in plays]) if cards is None else cards
         self.written = written
+        self._plays = plays
+        self._read_plays = read_plays
         self._outcomes = outcomes
-        self._read = read
+        self._read_outcomes = read_outcomes
+
+    @property
+    def plays(self) -> tuple[RecordedPlay, ...]:
+        """Each play, in the order written."""
+        if self._read_plays is not None:
+            self._plays = self._read_plays()
+            self._read_plays = None
+        return self._plays
 
     @property
     def outcomes(self) -> tuple[RecordedOutcome, ...]:
         """Each stated outcome, in the order written."""
-        if self._read is not None:
-            self._outcomes = self._read()
-            self._read = None
+        if self._read_outcomes is not None:
+            self._outcomes = self._read_outcomes()
+            self._read_outcomes = None
         return self._outcomes
 
     def _key(self) -> tuple[object, ...]:

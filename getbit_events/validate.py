@@ -51,6 +51,8 @@ __all__ = [
 ]
 
 _Cards = tuple[tuple[str, int | None], ...]
+#: A card as written -> its value, for every value a hand can hold (R1: 1 to 7).
+_VALUES = {str(v): v for v in range(1, 8)}
 #: One round of a walk: (round, position, revealed cards, Shark, Shark card, outcome).
 _Logged = tuple[int, SourcePos, _Cards, str | None, str | None, rules.Settlement]
 
@@ -312,17 +314,28 @@ class _Checker(OutcomeChecks):
         cards: dict[str, int | None] = {}
         shark_card: str | None = None
         shark_seen = False
-        for play in rnd.plays:
-            name = lookup.get(play.name) or lookup.get(play.name.casefold())
-            card = play.card
+        values = _VALUES
+        for k, (raw, card) in enumerate(rnd.cards):
+            name = lookup.get(raw) or lookup.get(raw.casefold())
+            value = values.get(card)
             # the usual play: a swimmer in the game plays a card from its hand
-            if name is not None and name not in cards and card.isdigit() and name in line:
-                value = int(card)
-                if value in seats[name].hand:
-                    cards[name] = value
-                    continue
+            if (
+                value is not None
+                and name is not None
+                and value in seats[name].hand
+                and name not in cards
+                and name in line
+            ):
+                cards[name] = value
+                continue
             shark = board.shark
-            if name is None and shark is not None and play.name.casefold() == shark.key:
+            is_shark = name is None and shark is not None and raw.casefold() == shark.key
+            if is_shark and not shark_seen and r >= 2 and shark is not None and card in shark.hand:
+                shark_seen = True  # the Shark's usual play: a Shark card from its hand (R11)
+                shark_card = card
+                continue
+            play = rnd.plays[k]  # where it is written, to say what is wrong with it
+            if is_shark:
                 if shark_seen:
                     self.flag("duplicate-play", f"the Shark {play.name} plays twice", self.at(play))
                     continue
@@ -348,6 +361,8 @@ class _Checker(OutcomeChecks):
                 rnd.pos,
                 "R11",
             )
+        if [*cards] == line:  # played in line order, as records mostly are
+            return tuple(cards.items()), shark_card
         return tuple(zip(line, map(cards.__getitem__, line), strict=True)), shark_card
 
     def odd_play(

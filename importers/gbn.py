@@ -53,6 +53,9 @@ _ONE_OUTCOME = (
     rf"discard {_NAME} {_NUMBER}(?:, {_NAME} {_NUMBER})*)"
 )
 _PLAIN_OUTCOMES = re.compile(rf" {_ONE_OUTCOME}(?: ; {_ONE_OUTCOME})*")
+# Plays of that shape: " NAME CARD, NAME CARD", each card a number, "-" or a Shark card
+_CARD = rf"(?:{_NUMBER}|-|{'|'.join(SHARK_CARDS)})"
+_PLAIN_PLAYS = re.compile(rf" {_NAME} {_CARD}(?:, {_NAME} {_CARD})* ?")
 
 
 def _is_number(text: str) -> bool:
@@ -115,26 +118,14 @@ def _items(text: str, sep: str, offset: int) -> Iterator[tuple[str, int]]:
 _new = tuple.__new__
 
 
-def _plain_plays(text: str, line: int, offset: int) -> tuple[RecordedPlay, ...] | None:
-    """The plays of ``text`` when each is a plain ``NAME CARD`` (None for anything else).
-
-    The common case in one pass (a long record is mostly this); anything else takes
-    the careful path, which says what is wrong and where. ``offset`` is how many
-    characters of the line come before ``text``.
-    """
+def _plain_plays(text: str, line: int, offset: int) -> tuple[RecordedPlay, ...]:
+    """The plays of a text of the plain shape (``_PLAIN_PLAYS``), each with its column;
+    ``offset`` is how many characters of the line come before ``text``."""
     plays = []
-    column = offset + 1
+    column = offset + 2  # each play follows one space
     for item in text.split(","):
-        parts = item.split()
-        if len(parts) != 2:
-            return None
-        name, card = parts
-        if not (card.isdigit() and card.isascii() and len(card) < 10) and card != "-":
-            card = card.casefold()
-            if card not in _SHARK:
-                return None
-        at = column + len(item) - len(item.lstrip())
-        plays.append(_new(RecordedPlay, (name, card, line, at)))  # a RecordedPlay, made fast
+        name, card = item.split()
+        plays.append(_new(RecordedPlay, (name, card, line, column)))  # a RecordedPlay, made fast
         column += len(item) + 1
     return tuple(plays)
 
@@ -226,8 +217,13 @@ class _Reader:
         offset = indent + m.end()
         rest = body[m.end() :]
         play_text, _, outcome_text = rest.partition(";")
-        plays = _plain_plays(play_text, number, offset)
-        if plays is None:  # anything odd: the careful path says what is wrong and where
+        cards = read_plays = None
+        plays: tuple[RecordedPlay, ...] = ()
+        if _PLAIN_PLAYS.fullmatch(play_text):  # the pairs now, the columns when asked
+            words = play_text.replace(",", " ").split()
+            cards = tuple(zip(words[::2], words[1::2], strict=True))
+            read_plays = partial(_plain_plays, play_text, number, offset)
+        else:  # anything odd: the careful path says what is wrong and where
             careful: list[RecordedPlay] = []
             for text, column in _items(play_text, ",", offset):
                 play = self._play(text, number, column, index)
@@ -236,18 +232,26 @@ class _Reader:
                     careful.append(play)
             plays = tuple(careful)
         stated: tuple[RecordedOutcome, ...] | None = ()
-        written = read = None
+        written = read_outcomes = None
         if outcome_text or rest.endswith(";"):
             column = offset + len(play_text) + 2
             if _PLAIN_OUTCOMES.fullmatch(outcome_text):  # read when asked: it holds no error
                 written = outcome_text[1:]
-                read = partial(self._plain, outcome_text, number, column, index)
+                read_outcomes = partial(self._plain, outcome_text, number, column, index)
             else:
                 stated = self._outcomes(outcome_text, number, column, index)
         if ok and stated is not None:
             self.rounds.append(
                 RecordedRound(
-                    index, int(m.group(1)), pos, plays, stated, written=written, read=read
+                    index,
+                    int(m.group(1)),
+                    pos,
+                    plays,
+                    stated,
+                    cards=cards,
+                    read_plays=read_plays,
+                    written=written,
+                    read_outcomes=read_outcomes,
                 )
             )
         else:  # keep the count of round lines right for later errors

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from typing import Any
+from unittest import mock
 
 import attrs
 import pytest
@@ -30,6 +31,7 @@ from getbit_events.reducer import apply, replay
 from getbit_events.simulate import simulate_game
 from getbit_events.state import GameState
 from getbit_events.validate import CODES, Final, GameReport, validate_game
+from importers import gbn
 from importers.gbn import read_gbn, write_gbn
 
 FAST = settings(
@@ -223,6 +225,36 @@ def test_write_then_read_is_the_identity_on_events(streams: list[list[Event]]) -
         assert no_pos(report.events) == no_pos(events)
     # and writing the read events gives the same text again
     assert write_gbn([r.events for r in reports]) == text
+
+
+@FAST
+@given(st.lists(any_game, min_size=1, max_size=2), st.data())
+def test_plain_text_is_read_as_the_careful_reader_reads_it(
+    streams: list[list[Event]], data: st.DataObject
+) -> None:
+    # write_gbn's plain shape is read fast (pairs now, places and outcomes when asked);
+    # the careful path, which reads any layout, must find just the same in it, and the
+    # validator must say the same of it, slips included
+    lines = write_gbn(streams).split("\n")
+    for k, line in enumerate(lines):
+        if re.match(r"\d+\. ", line) and data.draw(st.booleans(), label=f"slip {k}"):
+            lines[k] = re.sub(r"(?<= )[1-7](?=,| ;|$)", "7", line, count=1)
+    text = "\n".join(lines)
+    fast = read_gbn(text, "p.gbn")
+    never = re.compile(r"(?!)")
+    with (
+        mock.patch.object(gbn, "_PLAIN_PLAYS", never),
+        mock.patch.object(gbn, "_PLAIN_OUTCOMES", never),
+    ):
+        careful = read_gbn(text, "p.gbn")
+    for quick, slow in zip(fast, careful, strict=True):
+        assert quick.syntax_errors == slow.syntax_errors
+        for a, b in zip(quick.rounds, slow.rounds, strict=True):
+            assert (a.cards, a.plays, a.outcomes) == (b.cards, b.plays, b.outcomes)
+        one, other = validate_game(quick), validate_game(slow)
+        assert one.to_json() == other.to_json()
+        assert one.warnings == other.warnings
+        assert one.events == other.events
 
 
 # -- injected errors ------------------------------------------------------------------
