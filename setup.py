@@ -28,6 +28,7 @@ COMPILED = [
     "getbit_events/board.py",
     "getbit_events/rules.py",
     "getbit_events/notation.py",
+    "getbit_events/record.py",
     "getbit_events/findings.py",
     "getbit_events/setup.py",
     "getbit_events/outcomes.py",

@@ -6,8 +6,7 @@ into events. Names are kept as written; the validator matches them ignoring case
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 import attrs
 
@@ -19,6 +18,7 @@ __all__ = [
     "RecordedPlay",
     "RecordedRound",
     "RecordedTag",
+    "RoundText",
     "Violation",
 ]
 
@@ -80,6 +80,16 @@ class RecordedOutcome(NamedTuple):
     cards: tuple[tuple[str, str], ...] = ()
 
 
+class RoundText(Protocol):
+    """A round line a reader kept as written, to read the rest of it when asked."""
+
+    def pos(self) -> SourcePos: ...
+
+    def plays(self) -> tuple[RecordedPlay, ...]: ...
+
+    def outcomes(self) -> tuple[RecordedOutcome, ...]: ...
+
+
 class RecordedRound:
     """One round line; ``index`` is its position in the game (1 for the first).
 
@@ -89,62 +99,59 @@ class RecordedRound:
     the plays' ``;``; None where a reader has no such text); ``outcomes`` are the
     same, read one by one.
 
-    A reader may give ``cards`` and ``written`` alone and leave the plays and
-    outcomes unread until someone asks (``read_plays``, ``read_outcomes``): the
-    validator works from the pairs and compares ``written`` with the rules' own
-    text first, reading the rest only to say what is wrong and where. Immutable
-    once made, like the rest of a record.
+    A reader may give ``cards`` and ``written`` alone, with the line they came
+    from (``text``), and leave the position, the plays and the outcomes unread
+    until someone asks: the validator works from the pairs and compares
+    ``written`` with the rules' own text first, reading the rest only to say
+    what is wrong and where. Immutable once made, like the rest of a record.
     """
 
-    __slots__ = (
-        "_outcomes",
-        "_plays",
-        "_read_outcomes",
-        "_read_plays",
-        "cards",
-        "index",
-        "number",
-        "pos",
-        "written",
-    )
+    __slots__ = ("_outcomes", "_plays", "_pos", "_text", "cards", "index", "number", "written")
 
     def __init__(
         self,
         index: int,
         number: int,
-        pos: SourcePos,
+        pos: SourcePos | None,
         plays: tuple[RecordedPlay, ...] = (),
         outcomes: tuple[RecordedOutcome, ...] = (),
         *,
         cards: tuple[tuple[str, str], ...] | None = None,
-        read_plays: Callable[[], tuple[RecordedPlay, ...]] | None = None,
         written: str | None = None,
-        read_outcomes: Callable[[], tuple[RecordedOutcome, ...]] | None = None,
+        text: RoundText | None = None,
     ) -> None:
+        """``pos``, ``plays`` and ``outcomes`` come from ``text`` where it is given."""
         self.index = index
         self.number = number
-        self.pos = pos
         self.cards = tuple([(p.name, p.card) for p in plays]) if cards is None else cards
         self.written = written
-        self._plays = plays
-        self._read_plays = read_plays
-        self._outcomes = outcomes
-        self._read_outcomes = read_outcomes
+        self._text = text
+        self._pos = pos
+        self._plays = plays if text is None else None
+        self._outcomes = outcomes if text is None else None
+
+    @property
+    def pos(self) -> SourcePos:
+        """Where the round line starts."""
+        if self._pos is None:
+            assert self._text is not None, "a round needs a position or its text"
+            self._pos = self._text.pos()
+        return self._pos
 
     @property
     def plays(self) -> tuple[RecordedPlay, ...]:
         """Each play, in the order written."""
-        if self._read_plays is not None:
-            self._plays = self._read_plays()
-            self._read_plays = None
+        if self._plays is None:
+            assert self._text is not None
+            self._plays = self._text.plays()
         return self._plays
 
     @property
     def outcomes(self) -> tuple[RecordedOutcome, ...]:
         """Each stated outcome, in the order written."""
-        if self._read_outcomes is not None:
-            self._outcomes = self._read_outcomes()
-            self._read_outcomes = None
+        if self._outcomes is None:
+            assert self._text is not None
+            self._outcomes = self._text.outcomes()
         return self._outcomes
 
     def _key(self) -> tuple[object, ...]:

@@ -27,7 +27,6 @@ from getbit_events.board import Board
 from getbit_events.events import (
     Event,
     GameStarted,
-    SourcePos,
 )
 from getbit_events.findings import CODES, WARNING_CODES
 from getbit_events.notation import outcome_text
@@ -53,8 +52,8 @@ __all__ = [
 _Cards = tuple[tuple[str, int | None], ...]
 #: A card as written -> its value, for every value a hand can hold (R1: 1 to 7).
 _VALUES = {str(v): v for v in range(1, 8)}
-#: One round of a walk: (round, position, revealed cards, Shark, Shark card, outcome).
-_Logged = tuple[int, SourcePos, _Cards, str | None, str | None, rules.Settlement]
+#: One round of a walk: (round, its record, revealed cards, Shark, Shark card, outcome).
+_Logged = tuple[int, RecordedRound, _Cards, str | None, str | None, rules.Settlement]
 
 
 @attrs.frozen
@@ -116,7 +115,8 @@ class GameReport:
         if self._setup is None:
             return ()
         events: list[Event] = [self._setup]
-        for r, pos, revealed, shark, shark_card, outcome in self._log:
+        for r, rnd, revealed, shark, shark_card, outcome in self._log:
+            pos = rnd.pos
             events.extend(rules.round_events(r, pos, revealed, shark, shark_card))
             events.extend(rules.make_events(outcome.all_steps(), r, pos))
         return tuple(events)
@@ -238,12 +238,11 @@ class _Checker(OutcomeChecks):
 
     def play_round(self, board: Board, rnd: RecordedRound) -> None:
         r = board.round + 1
-        pos = rnd.pos
         if rnd.number != r:
             self.flag(
                 "round-number",
                 f"this is round {r}, but it is numbered {rnd.number}",
-                pos,
+                rnd.pos,
             )
         revealed, shark_card = self.read_plays(board, rnd, r)
         board.reveal(r, revealed, shark_card)
@@ -254,7 +253,7 @@ class _Checker(OutcomeChecks):
                     "any-limb-default",
                     f"the any-limb bite on {outcome.back} states no limb; "
                     f"taking the {limb_word(outcome.defaulted_limb)}",
-                    pos,
+                    rnd.pos,
                     self.round,
                     "R11",
                 )
@@ -265,7 +264,7 @@ class _Checker(OutcomeChecks):
             self.devoured_in[who] = r
         board.settle_in(outcome)
         shark = board.setup.shark if shark_card is not None else None
-        self.log.append((r, pos, revealed, shark, shark_card, outcome))
+        self.log.append((r, rnd, revealed, shark, shark_card, outcome))
 
     def settle_stated(self, board: Board, rnd: RecordedRound) -> rules.Settlement:
         """What the rules make of the round's cards, each outcome the record states

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from functools import partial
 from pathlib import Path
 
 import attrs
@@ -130,6 +129,45 @@ def _plain_plays(text: str, line: int, offset: int) -> tuple[RecordedPlay, ...]:
     return tuple(plays)
 
 
+class _PlainRound:
+    """A round line written as write_gbn writes it (``_PLAIN_PLAYS``, ``_PLAIN_OUTCOMES``),
+    kept to read its position, plays and outcomes when asked: it holds no syntax error."""
+
+    __slots__ = ("indent", "index", "line", "offset", "outcome_text", "play_text", "reader")
+
+    def __init__(
+        self,
+        reader: _Reader,
+        line: int,
+        indent: int,
+        play_text: str,
+        offset: int,
+        outcome_text: str,
+        index: int,
+    ) -> None:
+        self.reader = reader
+        self.line = line
+        self.indent = indent
+        self.play_text = play_text
+        self.offset = offset  # how many characters of the line come before play_text
+        self.outcome_text = outcome_text
+        self.index = index
+
+    def pos(self) -> SourcePos:
+        return SourcePos(self.reader.source, self.line, self.indent + 1)
+
+    def plays(self) -> tuple[RecordedPlay, ...]:
+        return _plain_plays(self.play_text, self.line, self.offset)
+
+    def outcomes(self) -> tuple[RecordedOutcome, ...]:
+        if not self.outcome_text:
+            return ()
+        column = self.offset + len(self.play_text) + 2
+        stated = self.reader._outcomes(self.outcome_text, self.line, column, self.index)
+        assert stated is not None, f"plain outcomes read with an error: {self.outcome_text!r}"
+        return stated
+
+
 class _Reader:
     def __init__(self, source: str) -> None:
         self.source = source
@@ -212,56 +250,41 @@ class _Reader:
                 None,
             )
             return
-        pos = SourcePos(self.source, number, indent + 1)
-        ok = True
         offset = indent + m.end()
         rest = body[m.end() :]
         play_text, _, outcome_text = rest.partition(";")
-        cards = read_plays = None
-        plays: tuple[RecordedPlay, ...] = ()
-        if _PLAIN_PLAYS.fullmatch(play_text):  # the pairs now, the columns when asked
+        stating = bool(outcome_text) or rest.endswith(";")
+        if _PLAIN_PLAYS.fullmatch(play_text) and (
+            not stating or _PLAIN_OUTCOMES.fullmatch(outcome_text)
+        ):  # as write_gbn writes it: the pairs now, the rest when asked (it holds no error)
             words = play_text.replace(",", " ").split()
-            cards = tuple(zip(words[::2], words[1::2], strict=True))
-            read_plays = partial(_plain_plays, play_text, number, offset)
-        else:  # anything odd: the careful path says what is wrong and where
-            careful: list[RecordedPlay] = []
-            for text, column in _items(play_text, ",", offset):
-                play = self._play(text, number, column, index)
-                ok = ok and play is not None
-                if play is not None:
-                    careful.append(play)
-            plays = tuple(careful)
-        stated: tuple[RecordedOutcome, ...] | None = ()
-        written = read_outcomes = None
-        if outcome_text or rest.endswith(";"):
-            column = offset + len(play_text) + 2
-            if _PLAIN_OUTCOMES.fullmatch(outcome_text):  # read when asked: it holds no error
-                written = outcome_text[1:]
-                read_outcomes = partial(self._plain, outcome_text, number, column, index)
-            else:
-                stated = self._outcomes(outcome_text, number, column, index)
-        if ok and stated is not None:
             self.rounds.append(
                 RecordedRound(
                     index,
                     int(m.group(1)),
-                    pos,
-                    plays,
-                    stated,
-                    cards=cards,
-                    read_plays=read_plays,
-                    written=written,
-                    read_outcomes=read_outcomes,
+                    None,
+                    cards=tuple(zip(words[::2], words[1::2], strict=True)),
+                    written=outcome_text[1:] if stating else None,
+                    text=_PlainRound(self, number, indent, play_text, offset, outcome_text, index),
                 )
             )
+            return
+        # anything odd: the careful path says what is wrong and where
+        pos = SourcePos(self.source, number, indent + 1)
+        ok = True
+        careful: list[RecordedPlay] = []
+        for text, column in _items(play_text, ",", offset):
+            play = self._play(text, number, column, index)
+            ok = ok and play is not None
+            if play is not None:
+                careful.append(play)
+        stated: tuple[RecordedOutcome, ...] | None = ()
+        if stating:
+            stated = self._outcomes(outcome_text, number, offset + len(play_text) + 2, index)
+        if ok and stated is not None:
+            self.rounds.append(RecordedRound(index, int(m.group(1)), pos, tuple(careful), stated))
         else:  # keep the count of round lines right for later errors
             self.rounds.append(RecordedRound(index, int(m.group(1)), pos, ()))
-
-    def _plain(self, text: str, line: int, column: int, rnd: int) -> tuple[RecordedOutcome, ...]:
-        """The outcomes of a text of the plain shape (``_PLAIN_OUTCOMES``): never wrong."""
-        stated = self._outcomes(text, line, column, rnd)
-        assert stated is not None, f"plain outcomes read with an error: {text!r}"
-        return stated
 
     def _outcomes(
         self, text: str, line: int, column: int, rnd: int
