@@ -44,9 +44,14 @@ Step = tuple[Any, ...]
 
 
 class Seat:
-    """One swimmer on the board: limbs left, hand, table (play order), discards."""
+    """One swimmer on the board: limbs left, hand, table (play order), discards.
 
-    __slots__ = ("discards", "hand", "limbs", "name", "table")
+    ``clean`` says every card on its table was played from its hand, so all of
+    them come back when it takes its played cards back (R6, R7); a card played
+    against the rules makes the table unclean until it is cleared.
+    """
+
+    __slots__ = ("clean", "discards", "hand", "limbs", "name", "table")
 
     def __init__(
         self,
@@ -61,6 +66,7 @@ class Seat:
         self.hand: set[int] = set(hand)
         self.table: list[int] = list(table)
         self.discards: list[int] = list(discards)
+        self.clean = not self.table  # a table of unknown history is looked at card by card
 
 
 class SharkSeat:
@@ -162,7 +168,10 @@ class Board:
         for name, value in cards:
             seat = seats[name]
             if value is not None:
-                seat.hand.discard(value)
+                if value in seat.hand:
+                    seat.hand.remove(value)
+                else:
+                    seat.clean = False
                 seat.table.append(value)
             if len(seat.hand) < 2:
                 short.add(name)
@@ -187,7 +196,11 @@ class Board:
         handlers = _HANDLERS
         for step in outcome.steps:
             kind = step[0]
-            if kind is not SwimmerMoved:  # a bitten swimmer's swim: in outcome.line already
+            if kind is CardsTakenBack:  # the commonest steps, called directly
+                self._taken_back(step[1], step[2])
+            elif kind is SwimmerBitten:
+                self._bitten(step[1], step[2])
+            elif kind is not SwimmerMoved:  # a bitten swimmer's swim: in outcome.line already
                 handlers[kind](self, *step[1:])
 
     def _moved(self, who: str, why: str) -> None:
@@ -210,6 +223,7 @@ class Board:
         seat = self.seats[who]
         seat.hand.update(cards)
         seat.table.clear()
+        seat.clean = True
 
     def _shark_taken_back(self, cards: tuple[str, ...]) -> None:
         shark = self.shark

@@ -7,7 +7,6 @@ Rulings are those of ``RULINGS.md``; each is cited where it is applied.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from operator import itemgetter
 from typing import TYPE_CHECKING
 
 import attrs
@@ -60,7 +59,6 @@ SHARK_CARDS: tuple[str, ...] = (
     "any-limb",
 )
 VARIANTS: tuple[str, ...] = ("standard", "three-player", "two-player", "shark")
-_SECOND = itemgetter(1)
 
 
 def hand_size(swimmers: int) -> int:
@@ -252,19 +250,21 @@ def settle(board: Board, limb_choice: Mapping[str, str] | None = None) -> Settle
     cards = board.revealed
     # R4: equal values tie and stay; unique values move to the front, lowest first.
     first: dict[int, str] = {}
-    ties: set[int] = set()
+    ties: set[int] | None = None
     for name, v in cards:
         if v is not None:
-            if v in first:
-                ties.add(v)
-            else:
+            if v not in first:
                 first[v] = name
+            elif ties is None:
+                ties = {v}
+            else:
+                ties.add(v)
     tied: tuple[str, ...] = ()
-    if ties:
+    if ties is not None:
         tied = tuple([n for n, v in cards if v in ties])
         for v in ties:
             del first[v]
-    moved = tuple(map(_SECOND, sorted(first.items())))
+    moved = tuple([first[v] for v in sorted(first)])
     line = list(reversed(moved))
     line.extend([n for n in board.line if n not in moved] if moved else board.line)
     back = line[-1] if line else None
@@ -371,6 +371,8 @@ def _returnable(board: Board, name: str, discarded: int | None = None) -> tuple[
     if discarded is not None and discarded in table:
         table = table.copy()
         del table[len(table) - 1 - table[::-1].index(discarded)]
+    if s.clean:  # every card on it came from the hand: all of them come back
+        return tuple(table)
     hand, gone = s.hand, s.discards
     top = board.setup.hand_size
     seen: set[int] = set()
