@@ -211,7 +211,7 @@ class Board:
 
     def _bitten(self, who: str, limb: str) -> None:
         seat = self.seats[who]
-        seat.limbs = tuple(x for x in seat.limbs if x != limb)
+        seat.limbs = tuple([x for x in seat.limbs if x != limb])
 
     def _devoured(self, who: str, why: str) -> None:
         self.seats[who].limbs = ()

@@ -166,29 +166,53 @@ class RoundOutcome:
     defaulted_limb: str | None  # an any-limb bite whose limb the record did not choose
 
 
-@attrs.define
 class Settlement:
     """What follows a reveal (R4-R14): the steps in event order, and a summary of them.
 
     A step is an event not yet made (``board.Step``); ``make_events`` makes them.
     The card moves, every round's most common facts, are kept apart as names.
     The summary fields say the same facts again, ready for the validator's checks.
+    (A plain class, not attrs: one is made per round checked, and this is cheaper.)
     """
 
-    moved: tuple[str, ...]  # R4: who moved to the front by its card, lowest card first
-    steps: list[Step]  # what followed the moves
-    tied: tuple[str, ...]
-    back: str | None  # the swimmer at the back after movement
-    defaulted_limb: str | None  # an any-limb bite whose limb the record did not choose
-    line: tuple[str, ...]  # the line after the round, front first
-    hunger: int  # the Shark's tokens after the round (0 without a Shark)
-    bites: list[tuple[str, str]] = attrs.Factory(list)  # (who, limb), in order
-    outs: dict[str, str] = attrs.Factory(dict)  # who was devoured, and why
-    taken: list[str] = attrs.Factory(list)  # who took cards back (a bitten swimmer too)
-    missed: bool = False  # R12
-    discards: tuple[tuple[str, int], ...] | None = None  # R11 Exhaustion
-    shark_took: bool = False  # R12, R13
-    ended: bool = False
+    __slots__ = (
+        "back",
+        "bites",
+        "defaulted_limb",
+        "discards",
+        "ended",
+        "hunger",
+        "line",
+        "missed",
+        "moved",
+        "outs",
+        "shark_took",
+        "steps",
+        "taken",
+        "tied",
+    )
+
+    def __init__(
+        self, moved: tuple[str, ...], tied: tuple[str, ...], back: str | None, hunger: int
+    ) -> None:
+        self.moved = moved  # R4: who moved to the front by its card, lowest card first
+        self.steps: list[Step] = []  # what followed the moves
+        self.tied = tied
+        self.back = back  # the swimmer at the back after movement
+        self.defaulted_limb: str | None = None  # an any-limb bite whose limb was not chosen
+        self.line: tuple[str, ...] = ()  # the line after the round, front first
+        self.hunger = hunger  # the Shark's tokens after the round (0 without a Shark)
+        self.bites: list[tuple[str, str]] = []  # (who, limb), in order
+        self.outs: dict[str, str] = {}  # who was devoured, and why
+        self.taken: list[str] = []  # who took cards back (a bitten swimmer too)
+        self.missed = False  # R12
+        self.discards: tuple[tuple[str, int], ...] | None = None  # R11 Exhaustion
+        self.shark_took = False  # R12, R13
+        self.ended = False
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{k}={getattr(self, k)!r}" for k in self.__slots__)
+        return f"Settlement({fields})"
 
     def all_steps(self) -> list[Step]:
         """Every step of the round in order, the card moves first."""
@@ -269,7 +293,7 @@ def settle(board: Board, limb_choice: Mapping[str, str] | None = None) -> Settle
     line.extend([n for n in board.line if n not in moved] if moved else board.line)
     back = line[-1] if line else None
     shark = board.shark
-    s = Settlement(moved, [], tied, back, None, (), shark.hunger if shark is not None else 0)
+    s = Settlement(moved, tied, back, shark.hunger if shark is not None else 0)
     steps = s.steps
 
     if setup.variant == "shark":
