@@ -163,18 +163,27 @@ class Board:
         self, r: int, cards: tuple[tuple[str, int | None], ...], shark_card: str | None
     ) -> None:
         """R3: every card played this round leaves its hand for the table, in play order."""
-        seats = self.seats
-        self.short = short = set()
         for name, value in cards:
-            seat = seats[name]
             if value is not None:
-                if value in seat.hand:
-                    seat.hand.remove(value)
-                else:
-                    seat.clean = False
-                seat.table.append(value)
-            if len(seat.hand) < 2:
-                short.add(name)
+                self.place(name, value)
+        self.revealed_all(r, cards, shark_card)
+
+    def place(self, name: str, value: int) -> None:
+        """One card on the table: from the hand, or, against the rules, from nowhere."""
+        seat = self.seats[name]
+        if value in seat.hand:
+            seat.hand.remove(value)
+        else:
+            seat.clean = False
+        seat.table.append(value)
+
+    def revealed_all(
+        self, r: int, cards: tuple[tuple[str, int | None], ...], shark_card: str | None
+    ) -> None:
+        """The round's swimmer cards are on the table (``place``); now the Shark's too."""
+        seats = self.seats
+        # who holds fewer than two cards, and so takes its played cards back (R7)
+        self.short = {name for name, _ in cards if len(seats[name].hand) < 2}
         shark = self.shark
         if shark_card is not None and shark is not None:
             shark.hand.discard(shark_card)

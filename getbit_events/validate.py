@@ -245,7 +245,7 @@ class _Checker(OutcomeChecks):
                 rnd.pos,
             )
         revealed, shark_card = self.read_plays(board, rnd, r)
-        board.reveal(r, revealed, shark_card)
+        board.revealed_all(r, revealed, shark_card)
         outcome = self.settle_stated(board, rnd)
         if outcome.defaulted_limb is not None and outcome.back is not None:
             self.warnings.append(
@@ -306,7 +306,8 @@ class _Checker(OutcomeChecks):
     def read_plays(
         self, board: Board, rnd: RecordedRound, r: int
     ) -> tuple[_Cards, str | None]:
-        """Check the round's plays: the cards revealed, in line order, and the Shark's card."""
+        """Check the round's plays and put each card on the table (``Board.place``): the
+        cards revealed, in line order, and the Shark's card."""
         lookup = self.lookup
         seats = board.seats
         line = board.line
@@ -318,15 +319,14 @@ class _Checker(OutcomeChecks):
             name = lookup.get(raw) or lookup.get(raw.casefold())
             value = values.get(card)
             # the usual play: a swimmer in the game plays a card from its hand
-            if (
-                value is not None
-                and name is not None
-                and value in seats[name].hand
-                and name not in cards
-                and name in line
-            ):
-                cards[name] = value
-                continue
+            if value is not None and name is not None and name not in cards and name in line:
+                seat = seats[name]
+                hand = seat.hand
+                if value in hand:  # Board.place, for a card from the hand, made inline
+                    hand.remove(value)
+                    seat.table.append(value)
+                    cards[name] = value
+                    continue
             shark = board.shark
             is_shark = name is None and shark is not None and raw.casefold() == shark.key
             if is_shark and not shark_seen and r >= 2 and shark is not None and card in shark.hand:
@@ -381,7 +381,10 @@ class _Checker(OutcomeChecks):
         elif name in cards:
             self.flag("duplicate-play", f"{name} plays twice in one round", pos, "R3")
         else:
-            cards[name] = self.swimmer_play(board, name, play)  # played, even against the rules
+            value = self.swimmer_play(board, name, play)
+            cards[name] = value
+            if value is not None:
+                board.place(name, value)  # played, even against the rules
 
     def swimmer_play(self, board: Board, name: str, play: RecordedPlay) -> int | None:
         s = board.seats[name]
