@@ -51,10 +51,13 @@ _ONE_OUTCOME = (
     rf"refresh {_NAME}(?:, {_NAME})*|out {_NAME}|miss|hunger {_NUMBER}|"
     rf"discard {_NAME} {_NUMBER}(?:, {_NAME} {_NUMBER})*)"
 )
-_PLAIN_OUTCOMES = re.compile(rf" {_ONE_OUTCOME}(?: ; {_ONE_OUTCOME})*")
 # Plays of that shape: " NAME CARD, NAME CARD", each card a number, "-" or a Shark card
 _CARD = rf"(?:{_NUMBER}|-|{'|'.join(SHARK_CARDS)})"
-_PLAIN_PLAYS = re.compile(rf" {_NAME} {_CARD}(?:, {_NAME} {_CARD})* ?")
+# A whole round line of that shape: the number, the plays, and the outcomes if any
+_PLAIN_ROUND = re.compile(
+    rf"({_NUMBER})\.( {_NAME} {_CARD}(?:, {_NAME} {_CARD})* ?)"
+    rf"(?:;( {_ONE_OUTCOME}(?: ; {_ONE_OUTCOME})*))?"
+)
 
 
 def _is_number(text: str) -> bool:
@@ -118,7 +121,7 @@ _new = tuple.__new__
 
 
 def _plain_plays(text: str, line: int, offset: int) -> tuple[RecordedPlay, ...]:
-    """The plays of a text of the plain shape (``_PLAIN_PLAYS``), each with its column;
+    """The plays of a text of the plain shape (``_PLAIN_ROUND``), each with its column;
     ``offset`` is how many characters of the line come before ``text``."""
     plays = []
     column = offset + 2  # each play follows one space
@@ -130,7 +133,7 @@ def _plain_plays(text: str, line: int, offset: int) -> tuple[RecordedPlay, ...]:
 
 
 class _PlainRound:
-    """A round line written as write_gbn writes it (``_PLAIN_PLAYS``, ``_PLAIN_OUTCOMES``),
+    """A round line written as write_gbn writes it (``_PLAIN_ROUND``),
     kept to read its position, plays and outcomes when asked: it holds no syntax error."""
 
     __slots__ = ("indent", "index", "line", "offset", "outcome_text", "play_text", "reader")
@@ -142,7 +145,7 @@ class _PlainRound:
         indent: int,
         play_text: str,
         offset: int,
-        outcome_text: str,
+        outcome_text: str | None,
         index: int,
     ) -> None:
         self.reader = reader
@@ -241,6 +244,22 @@ class _Reader:
 
     def _round(self, body: str, number: int, indent: int) -> None:
         index = len(self.rounds) + 1
+        plain = _PLAIN_ROUND.fullmatch(body)
+        if plain is not None:  # as write_gbn writes it: the pairs now, the rest when asked
+            play_text, outcome_text = plain.group(2, 3)
+            offset = indent + plain.start(2)
+            words = play_text.replace(",", " ").split()
+            self.rounds.append(
+                RecordedRound(
+                    index,
+                    int(plain.group(1)),
+                    None,
+                    cards=tuple(zip(words[::2], words[1::2], strict=True)),
+                    written=outcome_text[1:] if outcome_text else None,
+                    text=_PlainRound(self, number, indent, play_text, offset, outcome_text, index),
+                )
+            )
+            return
         m = _ROUND.match(body)
         if m is None:
             self._error(
@@ -254,21 +273,6 @@ class _Reader:
         rest = body[m.end() :]
         play_text, _, outcome_text = rest.partition(";")
         stating = bool(outcome_text) or rest.endswith(";")
-        if _PLAIN_PLAYS.fullmatch(play_text) and (
-            not stating or _PLAIN_OUTCOMES.fullmatch(outcome_text)
-        ):  # as write_gbn writes it: the pairs now, the rest when asked (it holds no error)
-            words = play_text.replace(",", " ").split()
-            self.rounds.append(
-                RecordedRound(
-                    index,
-                    int(m.group(1)),
-                    None,
-                    cards=tuple(zip(words[::2], words[1::2], strict=True)),
-                    written=outcome_text[1:] if stating else None,
-                    text=_PlainRound(self, number, indent, play_text, offset, outcome_text, index),
-                )
-            )
-            return
         # anything odd: the careful path says what is wrong and where
         pos = SourcePos(self.source, number, indent + 1)
         ok = True
