@@ -231,7 +231,7 @@ def main() -> None:
     print(f"(b) replay (fold):     {b:12,.0f} events/s      ({n_events} events, {t_b:.3f} s)")
     print(f"(c) bare dict fold:    {c:12,.0f} events/s      ({t_c:.3f} s)")
     print(f"ratio (a)/(d) = {a / d:.2f}x   (goal >= 5x)")
-    print(f"ratio (b)/(c) = {b / c:.0%}    (goal >= 20%)")
+    print(f"ratio (b)/(c) = {b / c:.1%}  (goal >= 20%)")
 
 
 if __name__ == "__main__":
