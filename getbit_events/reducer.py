@@ -265,11 +265,11 @@ def replay(events: Iterable[Event]) -> Iterator[GameState]:
         return
     if not isinstance(first, GameStarted):
         raise ValueError(f"a game must start with game-started, not {first.TYPE}")
-    fields = initial_state(first).__dict__.copy()
-    copy = fields.copy
-    new, set_, cls, handler = _new, _set, GameState, _HANDLERS.get
+    fields: _Fields = initial_state(first).__dict__.copy()
+    handlers = _HANDLERS
+    new, set_, cls = _new, _set, GameState
     state = new(cls)
-    set_(state, "__dict__", copy())
+    set_(state, "__dict__", fields.copy())
     yield state
     for event in stream:
         kind = type(event)
@@ -284,12 +284,12 @@ def replay(events: Iterable[Event]) -> Iterator[GameState]:
                 fields["line"] = (who, *line[:i], *line[i + 1 :])
             fields["phase"] = "move"
         else:
-            apply_event = handler(kind, None)
+            apply_event = handlers.get(kind)
             if apply_event is None:
                 raise ValueError("a game's events hold one game-started, at the start")
             apply_event(fields, event)
         state = new(cls)
-        set_(state, "__dict__", copy())
+        set_(state, "__dict__", fields.copy())
         yield state
 
 
