@@ -11,7 +11,9 @@ complete event stream.
 The walk keeps its state on a private mutable ``Board`` and logs each round's
 facts (the cards, and what ``rules.settle`` made of them); the event stream and the
 frozen ``GameState`` are made from that log when first asked for, so checking
-a record costs no event object per fact (bench/validate.py measures it).
+a record costs no event object per fact (bench/validate.py measures it). A round
+whose outcomes are written just as GBN states the rules' own (``notation``) is
+checked by that one comparison; any other is read and checked outcome by outcome.
 """
 
 from __future__ import annotations
