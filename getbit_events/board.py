@@ -6,8 +6,9 @@ no frozen snapshot and no event object per fact; the events and the frozen
 asks for them (``GameReport.events``, ``GameReport.state``).
 
 The board changes in two ways only: ``reveal`` puts the round's cards on the
-table (R3), and ``apply`` (or ``settle_in``) folds in the steps the rules gave
-(``rules.settle``).
+table (R3; the validator does the same card by card as it reads the plays,
+with ``place`` and then ``revealed_all``), and ``apply`` (or ``settle_in``)
+folds in the steps the rules gave (``rules.settle``).
 A step is an event not yet made into an object: its class and its fields after
 the round, e.g. ``(SwimmerBitten, "Ted", "right-arm")``. ``apply`` does what the
 reducer's fold does with the same events; tests/test_board.py holds the two
