@@ -27,7 +27,6 @@ from setuptools.command.build_ext import build_ext
 COMPILED = [
     "getbit_events/board.py",
     "getbit_events/rules.py",
-    "getbit_events/notation.py",
     "getbit_events/record.py",
     "getbit_events/findings.py",
     "getbit_events/setup.py",

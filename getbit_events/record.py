@@ -6,7 +6,8 @@ into events. Names are kept as written; the validator matches them ignoring case
 
 from __future__ import annotations
 
-from typing import NamedTuple, Protocol
+from collections.abc import Sequence
+from typing import Any, NamedTuple, Protocol
 
 import attrs
 
@@ -81,7 +82,14 @@ class RecordedOutcome(NamedTuple):
 
 
 class RoundText(Protocol):
-    """A round line a reader kept as written, to read the rest of it when asked."""
+    """A round line a reader kept as written, to read the rest of it when asked.
+
+    Besides its position, plays and outcomes, it answers the two questions the
+    validator asks first, in the record's own notation: which bite it states,
+    and whether it states exactly a given outcome. ``steps`` are the facts that
+    followed the round's card moves, each an event class and then the event's
+    fields after ``round`` (``board.Step``); ``line`` is the line after them.
+    """
 
     def pos(self) -> SourcePos: ...
 
@@ -89,24 +97,30 @@ class RoundText(Protocol):
 
     def outcomes(self) -> tuple[RecordedOutcome, ...]: ...
 
+    def bite(self) -> tuple[str, str] | None:
+        """The swimmer (as written) and limb of the bite the text states, if it states one."""
+        ...
+
+    def states(self, steps: Sequence[tuple[Any, ...]], line: Sequence[str]) -> bool:
+        """Whether the text states just these outcomes, as the notation writes them in full."""
+        ...
+
 
 class RecordedRound:
     """One round line; ``index`` is its position in the game (1 for the first).
 
     ``plays`` are the round's plays, each with its place in the file; ``cards``
-    are the same plays as (name, card) pairs, as written. ``written`` is the
-    round's outcomes exactly as the record writes them (GBN keeps the text after
-    the plays' ``;``; None where a reader has no such text); ``outcomes`` are the
-    same, read one by one.
+    are the same plays as (name, card) pairs, as written; ``outcomes`` are the
+    outcomes it states.
 
-    A reader may give ``cards`` and ``written`` alone, with the line they came
-    from (``text``), and leave the position, the plays and the outcomes unread
-    until someone asks: the validator works from the pairs and compares
-    ``written`` with the rules' own text first, reading the rest only to say
-    what is wrong and where. Immutable once made, like the rest of a record.
+    A reader may give ``cards`` alone with the line they came from (``text``)
+    and leave the position, the plays and the outcomes unread until someone
+    asks: the validator works from the pairs and asks the text whether it states
+    just what the rules say, reading the rest only to say what is wrong and
+    where. Immutable once made, like the rest of a record.
     """
 
-    __slots__ = ("_outcomes", "_plays", "_pos", "_text", "cards", "index", "number", "written")
+    __slots__ = ("_outcomes", "_plays", "_pos", "cards", "index", "number", "text")
 
     def __init__(
         self,
@@ -117,15 +131,13 @@ class RecordedRound:
         outcomes: tuple[RecordedOutcome, ...] = (),
         *,
         cards: tuple[tuple[str, str], ...] | None = None,
-        written: str | None = None,
         text: RoundText | None = None,
     ) -> None:
         """``pos``, ``plays`` and ``outcomes`` come from ``text`` where it is given."""
         self.index = index
         self.number = number
         self.cards = tuple([(p.name, p.card) for p in plays]) if cards is None else cards
-        self.written = written
-        self._text = text
+        self.text = text
         self._pos = pos
         self._plays = plays if text is None else None
         self._outcomes = outcomes if text is None else None
@@ -134,28 +146,28 @@ class RecordedRound:
     def pos(self) -> SourcePos:
         """Where the round line starts."""
         if self._pos is None:
-            assert self._text is not None, "a round needs a position or its text"
-            self._pos = self._text.pos()
+            assert self.text is not None, "a round needs a position or its text"
+            self._pos = self.text.pos()
         return self._pos
 
     @property
     def plays(self) -> tuple[RecordedPlay, ...]:
         """Each play, in the order written."""
         if self._plays is None:
-            assert self._text is not None
-            self._plays = self._text.plays()
+            assert self.text is not None
+            self._plays = self.text.plays()
         return self._plays
 
     @property
     def outcomes(self) -> tuple[RecordedOutcome, ...]:
         """Each stated outcome, in the order written."""
         if self._outcomes is None:
-            assert self._text is not None
-            self._outcomes = self._text.outcomes()
+            assert self.text is not None
+            self._outcomes = self.text.outcomes()
         return self._outcomes
 
     def _key(self) -> tuple[object, ...]:
-        return (self.index, self.number, self.pos, self.plays, self.outcomes, self.written)
+        return (self.index, self.number, self.pos, self.plays, self.outcomes)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, RecordedRound):
@@ -168,7 +180,7 @@ class RecordedRound:
     def __repr__(self) -> str:
         return (
             f"RecordedRound(index={self.index!r}, number={self.number!r}, pos={self.pos!r}, "
-            f"plays={self.plays!r}, outcomes={self.outcomes!r}, written={self.written!r})"
+            f"plays={self.plays!r}, outcomes={self.outcomes!r})"
         )
 
 

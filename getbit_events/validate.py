@@ -12,8 +12,9 @@ The walk keeps its state on a private mutable ``Board`` and logs each round's
 facts (the cards, and what ``rules.settle`` made of them); the event stream and the
 frozen ``GameState`` are made from that log when first asked for, so checking
 a record costs no event object per fact (bench/validate.py measures it). A round
-whose outcomes are written just as GBN states the rules' own (``notation``) is
-checked by that one comparison; any other is read and checked outcome by outcome.
+whose text states just what the rules say, in the record's own notation
+(``RoundText.states``), is checked by that one question; any other is read and
+checked outcome by outcome.
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ from getbit_events.events import (
     GameStarted,
 )
 from getbit_events.findings import CODES, WARNING_CODES
-from getbit_events.notation import outcome_text
 from getbit_events.outcomes import OutcomeChecks, limb_word
 from getbit_events.record import (
     RecordedGame,
@@ -271,12 +271,16 @@ class _Checker(OutcomeChecks):
     def settle_stated(self, board: Board, rnd: RecordedRound) -> rules.Settlement:
         """What the rules make of the round's cards, each outcome the record states
         checked against it (the limb a stated bite chooses is the one taken, R6, R11)."""
-        written = rnd.written
+        text = rnd.text
         choice: dict[str, str] | None = None
-        if written is not None:
-            choice = self.written_bite(written)
+        if text is not None:
+            bite = text.bite()
+            if bite is not None:
+                name = self.canon.get(bite[0].casefold())
+                if name is not None:
+                    choice = {name: bite[1]}
             outcome = rules.settle(board, choice)
-            if written == outcome_text(outcome.steps, outcome.line):
+            if text.states(outcome.steps, outcome.line):
                 return outcome  # the record states just what the rules say: nothing to check
         outcomes = rnd.outcomes
         stated: dict[str, str] | None = None
@@ -286,24 +290,10 @@ class _Checker(OutcomeChecks):
                 if o.limb and name is not None:
                     stated = {name: o.limb}
                 break
-        if written is None or stated != choice:
+        if text is None or stated != choice:
             outcome = rules.settle(board, stated)
         self.check_outcomes(board, rnd, outcome)
         return outcome
-
-    def written_bite(self, written: str) -> dict[str, str] | None:
-        """The limb chosen by the bite in outcomes written as GBN writes them
-        (``bit NAME LIMB``, at most one), found without reading the rest."""
-        if written.startswith("bit "):
-            start = 4
-        else:
-            start = written.find(" ; bit ") + 7
-            if start < 7:
-                return None
-        end = written.find(" ;", start)
-        name, _, limb = written[start : end if end >= 0 else None].rpartition(" ")
-        swimmer = self.canon.get(name.casefold())
-        return {swimmer: limb} if swimmer is not None else None
 
     def read_plays(
         self, board: Board, rnd: RecordedRound, r: int

@@ -8,20 +8,25 @@ error spoils only the game it is in; every other game of the file is read.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import attrs
 
 from getbit_events.errors import InputError
 from getbit_events.events import (
+    CardsDiscarded,
     CardsRevealed,
+    CardsTakenBack,
     Event,
     GameStarted,
+    HungerLost,
     SharkCardPlayed,
     SourcePos,
+    SwimmerBitten,
+    SwimmerDevoured,
 )
-from getbit_events.notation import outcome_text
 from getbit_events.record import (
     RecordedGame,
     RecordedOutcome,
@@ -34,7 +39,15 @@ from getbit_events.reducer import apply
 from getbit_events.rules import LIMBS, SHARK_CARDS
 from getbit_events.state import GameState
 
-__all__ = ["decode", "iter_gbn", "read_gbn", "read_gbn_file", "read_text", "write_gbn"]
+__all__ = [
+    "decode",
+    "iter_gbn",
+    "outcome_text",
+    "read_gbn",
+    "read_gbn_file",
+    "read_text",
+    "write_gbn",
+]
 
 _TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(?:#.*)?$')
 _ROUND = re.compile(r"(\d{1,9})\s*\.")
@@ -136,7 +149,16 @@ class _PlainRound:
     """A round line written as write_gbn writes it (``_PLAIN_ROUND``),
     kept to read its position, plays and outcomes when asked: it holds no syntax error."""
 
-    __slots__ = ("indent", "index", "line", "offset", "outcome_text", "play_text", "reader")
+    __slots__ = (
+        "indent",
+        "index",
+        "line",
+        "offset",
+        "outcome_text",
+        "play_text",
+        "reader",
+        "written",
+    )
 
     def __init__(
         self,
@@ -154,6 +176,7 @@ class _PlainRound:
         self.play_text = play_text
         self.offset = offset  # how many characters of the line come before play_text
         self.outcome_text = outcome_text
+        self.written = outcome_text[1:] if outcome_text else None  # after the "; "
         self.index = index
 
     def pos(self) -> SourcePos:
@@ -169,6 +192,24 @@ class _PlainRound:
         stated = self.reader._outcomes(self.outcome_text, self.line, column, self.index)
         assert stated is not None, f"plain outcomes read with an error: {self.outcome_text!r}"
         return stated
+
+    def bite(self) -> tuple[str, str] | None:
+        """``bit NAME LIMB`` (at most one in this shape), found without reading the rest."""
+        written = self.written
+        if written is None:
+            return None
+        if written.startswith("bit "):
+            start = 4
+        else:
+            start = written.find(" ; bit ") + 7
+            if start < 7:
+                return None
+        end = written.find(" ;", start)
+        name, _, limb = written[start : end if end >= 0 else None].rpartition(" ")
+        return name, limb
+
+    def states(self, steps: Sequence[tuple[Any, ...]], line: Sequence[str]) -> bool:
+        return self.written is not None and self.written == outcome_text(steps, line)
 
 
 class _Reader:
@@ -255,7 +296,6 @@ class _Reader:
                     int(plain.group(1)),
                     None,
                     cards=tuple(zip(words[::2], words[1::2], strict=True)),
-                    written=outcome_text[1:] if outcome_text else None,
                     text=_PlainRound(self, number, indent, play_text, offset, outcome_text, index),
                 )
             )
@@ -383,6 +423,42 @@ class _Reader:
 
 
 # -- writing -------------------------------------------------------------------
+
+
+def outcome_text(steps: Iterable[tuple[Any, ...]], line: Sequence[str]) -> str:
+    """The outcomes after a round's moves, as GBN states them in full (GBN.md).
+
+    ``steps`` are the round's facts after the card moves, each its event class
+    and then the event's fields after ``round`` (``board.Step``); ``line`` is the
+    line after the round. E.g. ``bit Ted left-arm ; refresh Anne ; line Ted, Anne``:
+    bites, devoured swimmers, misses and Exhaustion discards in the order they
+    happened, then who took cards back without a bite (R7), then the line.
+    ``write_gbn`` writes a round's outcomes so, and the validator checks a round
+    read in this form by comparing it with the text of the rules' own outcome.
+    """
+    said: list[str] = []
+    bitten: list[str] = []
+    refresh: list[str] = []
+    for step in steps:
+        kind = step[0]
+        if kind is SwimmerBitten:
+            bitten.append(step[1])
+            said.append(f"bit {step[1]} {step[2]}")
+        elif kind is CardsTakenBack:
+            if step[1] not in bitten:
+                refresh.append(step[1])
+        elif kind is SwimmerDevoured:
+            said.append(f"out {step[1]}")
+        elif kind is HungerLost:
+            said.append("miss")
+            said.append(f"hunger {step[1]}")
+        elif kind is CardsDiscarded:
+            said.append("discard " + ", ".join([f"{n} {v}" for n, v in step[1]]))
+    if refresh:
+        said.append("refresh " + ", ".join(refresh))
+    said.append("line " + ", ".join(line))
+    return " ; ".join(said)
+
 
 
 def _quote(value: str) -> str:
