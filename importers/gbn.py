@@ -3,6 +3,12 @@
 The reader is forgiving in layout and strict in meaning: it checks only the
 format, keeps names as written, and leaves the rules to the validator. A syntax
 error spoils only the game it is in; every other game of the file is read.
+
+A round line written just as ``write_gbn`` writes it (most lines of a long
+record) is recognised by one pattern and kept whole: its cards as pairs, the
+rest read only when asked, and its outcomes compared with the rules' own in
+the same notation (``outcome_text``). Every other line takes the careful path,
+which says what is wrong and where.
 """
 
 from __future__ import annotations
