@@ -70,7 +70,6 @@ class Findings:
         self.winner_tag: RecordedTag | None = None
         self.round = 0
         self.log: list[Any] = []  # the walk's rounds, for the events and for messages
-        self.lost_in: dict[tuple[str, str], int] = {}
         self.devoured_in: dict[str, int] = {}
 
     def flag(

@@ -83,7 +83,7 @@ class OutcomeChecks(SetupReader):
                 )
                 self.flag("wrong-limb", msg, self.at(o), "R11")
             else:
-                lost = self.lost_in.get((name, o.limb))
+                lost = self.lost_in(name, o.limb)
                 self.flag(
                     "wrong-limb",
                     f"{name} has no {limb_word(o.limb)} left (lost in round {lost})",
@@ -116,6 +116,13 @@ class OutcomeChecks(SetupReader):
                 self.at(o),
                 rule,
             )
+
+    def lost_in(self, name: str, limb: str) -> int | None:
+        """The round in which ``name`` lost ``limb`` (R6, R11), from the walk's log."""
+        for r, _, _, _, _, outcome in self.log:
+            if (name, limb) in outcome.bites:
+                return int(r)
+        return None
 
     def no_bite_reason(self, board: Board, outcome: Settlement) -> tuple[str, str]:
         if board.round == 1:

@@ -260,8 +260,6 @@ class _Checker(OutcomeChecks):
                     "R11",
                 )
             )
-        for who, limb in outcome.bites:
-            self.lost_in[(who, limb)] = r
         for who in outcome.outs:
             self.devoured_in[who] = r
         board.settle_in(outcome)
