@@ -66,7 +66,7 @@ _OUTCOMES = "bit, out, miss, hunger, discard, refresh or line"
 _NAME = r"[^\s,;]+"
 _NUMBER = r"[0-9]{1,9}"
 _ONE_OUTCOME = (
-    rf"(?:line {_NAME}(?:, {_NAME})*|bit {_NAME} (?:right|left)-(?:arm|leg)|"
+    rf"(?:line {_NAME}(?:, {_NAME})*|bit {_NAME} (?:{'|'.join(LIMBS)})|"
     rf"refresh {_NAME}(?:, {_NAME})*|out {_NAME}|miss|hunger {_NUMBER}|"
     rf"discard {_NAME} {_NUMBER}(?:, {_NAME} {_NUMBER})*)"
 )
