@@ -309,29 +309,27 @@ class _Checker(OutcomeChecks):
             name = lookup.get(raw) or lookup.get(raw.casefold())
             value = values.get(card)
             # the usual play: a swimmer in the game plays a card from its hand
-            if value is not None and name is not None and name not in cards and name in line:
-                seat = seats[name]
-                hand = seat.hand
-                if value in hand:  # Board.place, for a card from the hand, made inline
-                    hand.remove(value)
-                    seat.table.append(value)
-                    cards[name] = value
-                    continue
-            shark = board.shark
-            is_shark = name is None and shark is not None and raw.casefold() == shark.key
-            if is_shark and not shark_seen and r >= 2 and shark is not None and card in shark.hand:
-                shark_seen = True  # the Shark's usual play: a Shark card from its hand (R11)
-                shark_card = card
+            if (
+                value is not None
+                and name is not None
+                and value in seats[name].hand
+                and name not in cards
+                and name in line
+            ):
+                board.place(name, value)
+                cards[name] = value
                 continue
-            play = rnd.plays[k]  # where it is written, to say what is wrong with it
-            if is_shark:
+            shark = board.shark
+            if name is None and shark is not None and raw.casefold() == shark.key:
                 if shark_seen:
+                    play = rnd.plays[k]
                     self.flag("duplicate-play", f"the Shark {play.name} plays twice", self.at(play))
                     continue
                 shark_seen = True
-                shark_card = self.shark_play(board, play, r)
+                shark_card = self.shark_play(board, rnd, k, r)
                 continue
-            self.odd_play(board, play, name, cards)
+            # where it is written, to say what is wrong with it
+            self.odd_play(board, rnd.plays[k], name, cards)
         if len(cards) != len(line):
             for name in line:
                 if name not in cards:
@@ -426,15 +424,20 @@ class _Checker(OutcomeChecks):
             ), "R9"
         return f"{name} plays {value}, but that {value} is on the table since round {since}", "R3"
 
-    def shark_play(self, board: Board, play: RecordedPlay, r: int) -> str | None:
+    def shark_play(self, board: Board, rnd: RecordedRound, k: int, r: int) -> str | None:
+        """The Shark's card, the ``k``-th play of ``rnd``: one from its hand from round 2
+        (R5, R11, R13); where the play is written is looked up only to flag it."""
         shark = board.shark
         assert shark is not None
-        card = play.card.casefold()
-        pos = self.at(play)
+        written = rnd.cards[k][1]
+        card = written.casefold()
+        if r >= 2 and card in shark.hand:  # the usual play
+            return card
+        pos = self.at(rnd.plays[k])
         if r < 2:
             self.flag(
                 "shark-round-1",
-                f"the Shark {shark.name} plays {play.card} in round 1, where it plays no card",
+                f"the Shark {shark.name} plays {written} in round 1, where it plays no card",
                 pos,
                 "R5",
             )
@@ -442,20 +445,19 @@ class _Checker(OutcomeChecks):
         if card not in rules.SHARK_CARDS:
             self.flag(
                 "wrong-card-kind",
-                f"the Shark plays one of {', '.join(rules.SHARK_CARDS)}, not {play.card!r}",
+                f"the Shark plays one of {', '.join(rules.SHARK_CARDS)}, not {written!r}",
                 pos,
                 "R11",
             )
             return None
-        if card not in shark.hand:
-            since = self.played_in(shark.name, card)
-            self.flag(
-                "card-not-in-hand",
-                f"the Shark plays {card}, but it is on the table since round "
-                f"{'?' if since is None else since}",
-                pos,
-                "R13",
-            )
+        since = self.played_in(shark.name, card)
+        self.flag(
+            "card-not-in-hand",
+            f"the Shark plays {card}, but it is on the table since round "
+            f"{'?' if since is None else since}",
+            pos,
+            "R13",
+        )
         return card
 
     def played_in(self, name: str, card: int | str) -> int | None:
