@@ -51,7 +51,6 @@ from getbit_events.simulate import SETUPS, simulate_game  # noqa: E402
 from getbit_events.sqlite_store import GameStore  # noqa: E402
 from getbit_events.validate import GameReport  # noqa: E402
 
-VARIANTS = SETUPS
 BARE = (
     "SELECT json_extract(payload, '$.who') AS who, COUNT(*) FROM events "
     "WHERE type = 'swimmer-bitten' GROUP BY who"
@@ -60,7 +59,7 @@ START = datetime.date(2020, 1, 1)
 
 
 def _game(k: int) -> list[Event]:
-    variant, swimmers = VARIANTS[k % len(VARIANTS)]
+    variant, swimmers = SETUPS[k % len(SETUPS)]
     date = (START + datetime.timedelta(days=k // 40)).isoformat()
     return simulate_game(variant, swimmers, k, "sensible" if k % 2 else "random",
                          k % 9 == 0, (("Date", date),))

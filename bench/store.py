@@ -54,7 +54,6 @@ from getbit_events.validate import GameReport, validate_game  # noqa: E402
 from importers.gbn import read_gbn, write_gbn  # noqa: E402
 from importers.jsonl import write_jsonl  # noqa: E402
 
-VARIANTS = SETUPS
 TABLES = ("games", "events", readmodel.TABLE)
 
 
@@ -68,7 +67,7 @@ def best(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
 
 
 def make_reports(n: int) -> list[GameReport]:
-    games = [simulate_game(*VARIANTS[k % len(VARIANTS)], seed=k, bot="random") for k in range(n)]
+    games = [simulate_game(*SETUPS[k % len(SETUPS)], seed=k, bot="random") for k in range(n)]
     reports = [validate_game(g) for g in read_gbn(write_gbn(games), "bench.gbn")]
     for report in reports:  # the events are made on first use: make them before timing
         assert report.events
@@ -239,7 +238,7 @@ def main() -> None:
         if args.no_memory:
             return
         templates = [
-            simulate_game(*VARIANTS[k % len(VARIANTS)], seed=k, bot="sensible") for k in range(200)
+            simulate_game(*SETUPS[k % len(SETUPS)], seed=k, bot="sensible") for k in range(200)
         ]
         results = []
         for n in (args.small_games, args.memory_games):

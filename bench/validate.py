@@ -46,7 +46,6 @@ from getbit_events.validate import validate_game  # noqa: E402
 from importers.gbn import iter_gbn, read_gbn, write_gbn  # noqa: E402
 
 PGN_DIR = ROOT.parent / "shared" / "pgn"
-VARIANTS = SETUPS
 
 
 def best(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
@@ -63,7 +62,7 @@ def best(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
 def make_games(n: int) -> list[list[Event]]:
     games = []
     for k in range(n):
-        variant, swimmers = VARIANTS[k % len(VARIANTS)]
+        variant, swimmers = SETUPS[k % len(SETUPS)]
         bot = "sensible" if k % 2 else "random"
         games.append(simulate_game(variant, swimmers, seed=1000 + k, bot=bot, memory=k % 3 == 0))
     return games
