@@ -35,24 +35,34 @@ from getbit_events.state import GameState, SharkState, SwimmerState, initial_sta
 __all__ = ["Fold", "apply", "fold", "replay"]
 
 _T = TypeVar("_T")
-_new = object.__new__
-_set = object.__setattr__
 _Fields = dict[str, Any]
+
+# The fold makes its frozen values without running their ``__init__`` (it trusts
+# its input): an empty object of a plain class (``type()`` keeps it one under
+# mypyc too) is given the value's fields and then the value's class, which both
+# have the same layout. CPython makes a value so in about two thirds of the time
+# of ``object.__new__`` plus ``object.__setattr__(obj, "__dict__", ...)``, and a
+# replay makes one per event and one per card played (bench/validate.py, (b)).
+_Blank = type("_Blank", (), {})
+
+
+def _make(cls: type[_T], fields: _Fields) -> _T:
+    """A ``cls`` value holding ``fields`` (the dict itself, not a copy)."""
+    value = _Blank()
+    value.__dict__ = fields
+    value.__class__ = cls
+    return value  # type: ignore[no-any-return]
 
 
 def _evolve(obj: _T, **changes: Any) -> _T:
     """A copy of a frozen state value with ``changes`` (one dict copy)."""
-    new = _new(type(obj))
     fields = obj.__dict__.copy()
     fields.update(changes)
-    _set(new, "__dict__", fields)
-    return new
+    return _make(type(obj), fields)
 
 
 def _snapshot(fields: _Fields) -> GameState:
-    state: GameState = _new(GameState)
-    _set(state, "__dict__", fields.copy())
-    return state
+    return _make(GameState, fields.copy())
 
 
 def _change_swimmer(d: _Fields, name: str, **changes: Any) -> None:
@@ -83,8 +93,9 @@ def _revealed(d: _Fields, e: CardsRevealed) -> None:
         fields = swimmers[i].__dict__.copy()
         fields["hand"] = fields["hand"] - {value}
         fields["table"] += (value,)
-        s = _new(SwimmerState)
-        _set(s, "__dict__", fields)
+        s = _Blank()  # _make, inlined: a replay makes one per card played
+        s.__dict__ = fields
+        s.__class__ = SwimmerState
         swimmers[i] = s
     d["swimmers"] = tuple(swimmers)
     d["round"] = e.round
@@ -122,17 +133,13 @@ def _bitten(d: _Fields, e: SwimmerBitten) -> None:
     if e.limb in limbs:
         j = limbs.index(e.limb)
         fields["limbs"] = limbs[:j] + limbs[j + 1 :]
-    bitten = _new(SwimmerState)
-    _set(bitten, "__dict__", fields)
-    swimmers[i] = bitten
+    swimmers[i] = _make(SwimmerState, fields)
     if d["setup"].memory:  # R16: the played cards are turned face down at the bite
         for k, s in enumerate(swimmers):
             if s.face_down != len(s.table):
                 fields = s.__dict__.copy()
                 fields["face_down"] = len(s.table)
-                turned = _new(SwimmerState)
-                _set(turned, "__dict__", fields)
-                swimmers[k] = turned
+                swimmers[k] = _make(SwimmerState, fields)
     d["swimmers"] = tuple(swimmers)
     d["phase"] = "bite"
 
@@ -151,9 +158,7 @@ def _taken_back(d: _Fields, e: CardsTakenBack) -> None:
     fields["hand"] = fields["hand"].union(e.cards)
     fields["table"] = ()
     fields["face_down"] = 0
-    s = _new(SwimmerState)
-    _set(s, "__dict__", fields)
-    swimmers[i] = s
+    swimmers[i] = _make(SwimmerState, fields)
     d["swimmers"] = tuple(swimmers)
     if d["phase"] in ("move", "bite", "reveal"):
         d["phase"] = "refresh"
@@ -252,9 +257,7 @@ def apply(state: GameState | None, event: Event) -> GameState:
         raise ValueError(f"a game must start with game-started, not {event.TYPE}")
     fields = state.__dict__.copy()
     _HANDLERS[type(event)](fields, event)
-    new: GameState = _new(GameState)
-    _set(new, "__dict__", fields)
-    return new
+    return _make(GameState, fields)
 
 
 def replay(events: Iterable[Event]) -> Iterator[GameState]:
@@ -267,10 +270,8 @@ def replay(events: Iterable[Event]) -> Iterator[GameState]:
         raise ValueError(f"a game must start with game-started, not {first.TYPE}")
     fields: _Fields = initial_state(first).__dict__.copy()
     handlers = _HANDLERS
-    new, set_, cls = _new, _set, GameState
-    state = new(cls)
-    set_(state, "__dict__", fields.copy())
-    yield state
+    blank, cls = _Blank, GameState
+    yield _make(cls, fields.copy())
     for event in stream:
         kind = type(event)
         # the two commonest events (half of a stream) are folded here, saving a call
@@ -288,8 +289,9 @@ def replay(events: Iterable[Event]) -> Iterator[GameState]:
             if apply_event is None:
                 raise ValueError("a game's events hold one game-started, at the start")
             apply_event(fields, event)
-        state = new(cls)
-        set_(state, "__dict__", fields.copy())
+        state = blank()  # _make, inlined: one per event
+        state.__dict__ = fields.copy()
+        state.__class__ = cls
         yield state
 
 

@@ -29,7 +29,7 @@ from getbit_events.events import (
 )
 from getbit_events.reducer import apply, replay
 from getbit_events.simulate import simulate_game
-from getbit_events.state import GameState
+from getbit_events.state import GameState, SwimmerState
 from getbit_events.validate import CODES, Final, GameReport, validate_game
 from importers import gbn
 from importers.gbn import read_gbn, write_gbn
@@ -212,6 +212,23 @@ def test_replaying_twice_gives_equal_states(events: list[Event]) -> None:
     second = list(replay(events))
     assert first == second
     assert len(first) == len(events)
+
+
+@FAST
+@given(any_game)
+def test_replayed_states_are_the_values_their_classes_make(events: list[Event]) -> None:
+    # the fold makes its values without __init__ (reducer._make); each must be just
+    # what the class's own constructor makes from the same fields, and stay frozen
+    for state in replay(events):
+        values = [state, *state.swimmers] + ([state.shark] if state.shark else [])
+        for value in values:
+            made = attrs.evolve(value)  # through the class's __init__
+            assert type(value) is type(made)
+            assert vars(value) == vars(made)
+            assert value == made
+        assert {type(s) for s in state.swimmers} == {SwimmerState}
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        state.round = 0  # type: ignore[misc]
 
 
 @FAST
