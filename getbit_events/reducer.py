@@ -107,7 +107,10 @@ def _revealed(d: _Fields, e: CardsRevealed) -> None:
 
 def _shark_played(d: _Fields, e: SharkCardPlayed) -> None:
     shark = d["shark"] or SharkState(e.shark, frozenset())
-    d["shark"] = _evolve(shark, hand=shark.hand - {e.card}, table=(*shark.table, e.card))
+    fields = shark.__dict__.copy()
+    fields["hand"] = shark.hand - {e.card}
+    fields["table"] = (*shark.table, e.card)
+    d["shark"] = _make(SharkState, fields)
     d["shark_card"] = e.card
     d["phase"] = "reveal"
 
@@ -285,9 +288,10 @@ def replay(events: Iterable[Event]) -> Iterator[GameState]:
                 fields["line"] = (who, *line[:i], *line[i + 1 :])
             fields["phase"] = "move"
         else:
-            apply_event = handlers.get(kind)
-            if apply_event is None:
-                raise ValueError("a game's events hold one game-started, at the start")
+            try:
+                apply_event = handlers[kind]
+            except KeyError:
+                raise ValueError("a game's events hold one game-started, at the start") from None
             apply_event(fields, event)
         state = blank()  # _make, inlined: one per event
         state.__dict__ = fields.copy()
