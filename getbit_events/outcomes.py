@@ -15,6 +15,12 @@ def limb_word(limb: str) -> str:
     return limb.replace("-", " ")
 
 
+def _kept(table: list[int], name: str, outcome: Settlement) -> bool:
+    """Whether ``name`` keeps a card on the table after this round's Exhaustion (R11)."""
+    discarded = [v for n, v in outcome.discards or () if n == name]
+    return len(table) > len(discarded)
+
+
 class OutcomeChecks(SetupReader):
     """The outcome part of a validator walk (and the Winner tag, R17), after the set-up part.
 
@@ -65,6 +71,8 @@ class OutcomeChecks(SetupReader):
                     )
             elif kind == "discard":
                 self.check_discard(o, outcome)
+            elif kind == "shark-back":
+                self.check_shark_back(board, o, outcome)
 
     def check_bite(self, board: Board, o: RecordedOutcome, outcome: Settlement) -> None:
         name = self.name_of(o.names[0], o)
@@ -183,13 +191,14 @@ class OutcomeChecks(SetupReader):
         stated: set[str] = set()
         for raw in o.names:
             if folded_shark is not None and raw.casefold() == folded_shark:
-                if not outcome.shark_took:  # the Shark's take-back (R12, R13) may be listed too
-                    self.flag(
-                        "wrong-refresh",
-                        f"the Shark {shark} takes no cards back this round",
-                        self.at(o),
-                        "R13",
-                    )
+                # GBN: refresh lists swimmers; the Shark's take-back (R12, R13) is not stated
+                self.flag(
+                    "wrong-refresh",
+                    f"the Shark {shark} is not a swimmer: refresh lists the swimmers that "
+                    "take their played cards back (R7)",
+                    self.at(o),
+                    "R7",
+                )
                 continue
             name = self.name_of(raw, o)
             if name is not None:
@@ -218,13 +227,29 @@ class OutcomeChecks(SetupReader):
             )
         for name in sorted(stated - expected - bitten, key=order):
             s = board.seats[name]
-            if name in board.line and len(s.hand) < 2 and not s.table:
-                continue  # R15: fewer than two cards but nothing to take back
+            if name in board.line and len(s.hand) < 2 and not _kept(s.table, name, outcome):
+                # R7 (R11, R15): fewer than two cards, but nothing to take back: none
+                # played, or only the card Exhaustion discards; it may be listed or not
+                continue
             if name not in board.line:
                 msg = f"{name} is out of the game and takes nothing back"
             else:
                 msg = f"{name} holds {len(s.hand)} cards and takes nothing back"
             self.flag("wrong-refresh", msg, self.at(o), "R7")
+
+    def check_shark_back(self, board: Board, o: RecordedOutcome, outcome: Settlement) -> None:
+        """A log's word on the Shark's take-back (R12, R13): ``names`` holds the Shark
+        when the log says it took its played cards back, nothing when it says not."""
+        took = bool(o.names)
+        if took == outcome.shark_took:
+            return
+        shark = board.setup.shark
+        rule = "R12" if outcome.missed else "R13"
+        if took:
+            message = f"the Shark {shark} takes no cards back this round"
+        else:
+            message = f"the Shark {shark} takes its played cards back this round"
+        self.flag("wrong-refresh", message, self.at(o), rule)
 
     def check_line(self, o: RecordedOutcome, outcome: Settlement) -> None:
         expected = outcome.line

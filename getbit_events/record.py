@@ -70,7 +70,12 @@ class RecordedPlay(NamedTuple):
 
 
 class RecordedOutcome(NamedTuple):
-    """One stated outcome: ``kind`` is bit, out, miss, hunger, discard, refresh or line."""
+    """One stated outcome: ``kind`` is bit, out, miss, hunger, discard, refresh or line.
+
+    An event log also states ``shark-back``: ``names`` holds the Shark when it took
+    its played cards back this round (R12, R13), nothing when it did not. GBN has
+    no outcome for that; its ``refresh`` lists swimmers only.
+    """
 
     kind: str
     line: int

@@ -420,6 +420,7 @@ class _Game:
             outcomes: list[RecordedOutcome] = []
             bitten: set[str] = set()
             refresh: list[str] = []
+            shark_back: tuple[str, ...] = ()
             hunger_pos = rpos
             for e in events[1:]:
                 epos = e.pos or rpos
@@ -448,7 +449,7 @@ class _Game:
                     if e.who not in bitten:
                         refresh.append(e.who)
                 elif isinstance(e, SharkCardsTakenBack) and setup.shark is not None:
-                    refresh.append(setup.shark)
+                    shark_back = (setup.shark,)
             if stated:
                 kinds = {o.kind for o in outcomes}
                 if setup.variant == "shark":
@@ -457,6 +458,10 @@ class _Game:
                     )
                     if "discard" not in kinds:
                         outcomes.append(RecordedOutcome("discard", rpos.line, rpos.column))
+                    # whether the Shark took its cards back (R12, R13): no GBN outcome says it
+                    outcomes.append(
+                        RecordedOutcome("shark-back", rpos.line, rpos.column, shark_back)
+                    )
                 outcomes.append(RecordedOutcome("refresh", rpos.line, rpos.column, tuple(refresh)))
                 outcomes.append(RecordedOutcome("line", rpos.line, rpos.column, tuple(line)))
             out.append(RecordedRound(index, reveal.round, rpos, tuple(plays), tuple(outcomes)))

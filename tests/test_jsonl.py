@@ -109,6 +109,47 @@ def test_a_missing_take_back_is_a_violation() -> None:
     assert f"{who} holds" in report.violations[0].message
 
 
+def _shark_log_with_take_back() -> tuple[list[dict[str, Any]], int]:
+    for seed in range(50):
+        lines = _lines(simulate_game("shark", 4, seed, "sensible"))
+        kinds = [line["type"] for line in lines]
+        if "shark-cards-taken-back" in kinds:
+            return lines, kinds.index("shark-cards-taken-back")
+    raise AssertionError("no simulated shark game has the Shark take its cards back")
+
+
+def _renumbered(lines: list[dict[str, Any]]) -> str:
+    for k, line in enumerate(lines, 1):
+        line["seq"] = k
+    return _text(lines)
+
+
+def test_a_missing_shark_take_back_is_a_violation() -> None:
+    lines, i = _shark_log_with_take_back()
+    shark = lines[0]["shark"]
+    del lines[i]
+    (report,) = _reports(_renumbered(lines))
+    first = report.violations[0]
+    assert first.code == "wrong-refresh"
+    assert first.message.startswith(f"the Shark {shark} takes its played cards back")
+    assert first.rule in ("R12", "R13")
+
+
+def test_a_false_shark_take_back_is_a_violation_in_its_round() -> None:
+    lines, i = _shark_log_with_take_back()
+    taken_back = lines.pop(i)
+    # the Shark's first card play: it holds five cards after it, so takes nothing back
+    j = _find(lines, "shark-card-played")
+    taken_back = {**taken_back, "round": lines[j]["round"], "cards": [lines[j]["card"]]}
+    lines.insert(j + 1, taken_back)
+    (report,) = _reports(_renumbered(lines))
+    shark = lines[0]["shark"]
+    wrong = [v for v in report.violations if v.code == "wrong-refresh"]
+    assert wrong
+    assert wrong[0].message == f"the Shark {shark} takes no cards back this round (R13)"
+    assert wrong[0].round == lines[j]["round"]  # simulated rounds are numbered from 1
+
+
 def test_a_wrong_hunger_count_and_winner_are_violations() -> None:
     lines = _lines(simulate_game("shark", 4, 2, "sensible"))
     i = _find(lines, "hunger-lost")

@@ -1231,6 +1231,30 @@ def test_r15_discarded_cards_are_not_taken_back() -> None:
     assert after4.swimmer("C").hand == frozenset(range(1, 6))
 
 
+def test_r7_a_swimmer_whose_only_played_card_is_discarded_may_be_listed_or_not() -> None:
+    # Round 13: A and B play their last cards, which Exhaustion discards (R11). They
+    # hold no card, so R7 reaches them, but they have nothing to take back
+    listed = NO_CARDS_RECORD.replace("discard A 1, B 1 ;", "discard A 1, B 1 ; refresh A, B ;")
+    assert listed != NO_CARDS_RECORD
+    assert_clean(check(listed))
+    # C holds cards: listing it is still wrong
+    with_c = NO_CARDS_RECORD.replace("discard A 1, B 1 ;", "discard A 1, B 1 ; refresh A, C ;")
+    assert found(check(with_c)) == [("wrong-refresh", 13, 17)]
+
+
+def test_gbn_refresh_lists_swimmers_never_the_shark() -> None:
+    # Round 12: the Shark, down to one card, takes its cards back (R13), but GBN's
+    # refresh lists the swimmers that take theirs back under R7 only
+    took = NO_CARDS_RECORD.replace("refresh A, C, D\n", "refresh A, C, D, Jaws\n")
+    assert took != NO_CARDS_RECORD
+    report = check(took)
+    assert found(report) == [("wrong-refresh", 12, 16)]
+    assert "the Shark Jaws is not a swimmer" in report.violations[0].message
+    # Round 11: the Shark takes nothing back: the same error, once
+    kept = NO_CARDS_RECORD.replace("right-leg ; refresh B", "right-leg ; refresh B, jaws")
+    assert found(check(kept)) == [("wrong-refresh", 11, 15)]
+
+
 def test_r15_a_discarded_last_card_cannot_be_played() -> None:
     # the card is still played (a fact): A 1 moves A, so the stated line is wrong too
     report = check(NO_CARDS_RECORD.replace("14. A -,", "14. A 1,"))
