@@ -63,19 +63,21 @@ _OUTCOMES = "bit, out, miss, hunger, discard, refresh or line"
 # Outcomes written as write_gbn writes them (lower case, single spaces, names without
 # spaces): a round's text of this shape holds no syntax error, so it is kept whole and
 # read only if the validator asks (it compares the text with the rules' own first).
-_NAME = r"[^\s,;]+"
-_NUMBER = r"[0-9]{1,9}"
+# (Possessive repeats, ``++`` and ``*+``: what each repeats cannot run into what
+# follows it, so they match just what plain ones would, without trying to back off.)
+_NAME = r"[^\s,;]++"
+_NUMBER = r"[0-9]{1,9}+"
 _ONE_OUTCOME = (
-    rf"(?:line {_NAME}(?:, {_NAME})*|bit {_NAME} (?:{'|'.join(LIMBS)})|"
-    rf"refresh {_NAME}(?:, {_NAME})*|out {_NAME}|miss|hunger {_NUMBER}|"
-    rf"discard {_NAME} {_NUMBER}(?:, {_NAME} {_NUMBER})*)"
+    rf"(?:line {_NAME}(?:, {_NAME})*+|bit {_NAME} (?:{'|'.join(LIMBS)})|"
+    rf"refresh {_NAME}(?:, {_NAME})*+|out {_NAME}|miss|hunger {_NUMBER}|"
+    rf"discard {_NAME} {_NUMBER}(?:, {_NAME} {_NUMBER})*+)"
 )
 # Plays of that shape: " NAME CARD, NAME CARD", each card a number, "-" or a Shark card
 _CARD = rf"(?:{_NUMBER}|-|{'|'.join(SHARK_CARDS)})"
 # A whole round line of that shape: the number, the plays, and the outcomes if any
 _PLAIN_ROUND = re.compile(
-    rf"({_NUMBER})\.( {_NAME} {_CARD}(?:, {_NAME} {_CARD})* ?)"
-    rf"(?:;( {_ONE_OUTCOME}(?: ; {_ONE_OUTCOME})*))?"
+    rf"({_NUMBER})\.( {_NAME} {_CARD}(?:, {_NAME} {_CARD})*+ ?)"
+    rf"(?:;( {_ONE_OUTCOME}(?: ; {_ONE_OUTCOME})*+))?"
 )
 
 
@@ -295,13 +297,13 @@ class _Reader:
         if plain is not None:  # as write_gbn writes it: the pairs now, the rest when asked
             play_text, outcome_text = plain.group(2, 3)
             offset = indent + plain.start(2)
-            words = play_text.replace(",", " ").split()
+            words = iter(play_text.replace(",", " ").split())  # NAME CARD NAME CARD ...
             self.rounds.append(
                 RecordedRound(
                     index,
                     int(plain.group(1)),
                     None,
-                    cards=tuple(zip(words[::2], words[1::2], strict=True)),
+                    cards=tuple(zip(words, words, strict=False)),  # pairs: the pattern matched
                     text=_PlainRound(self, number, indent, play_text, offset, outcome_text, index),
                 )
             )
