@@ -99,7 +99,6 @@ class Board:
         "setup",
         "shark",
         "shark_card",
-        "short",
         "winner",
     )
 
@@ -118,7 +117,6 @@ class Board:
         self.round = 0
         self.revealed: tuple[tuple[str, int | None], ...] = ()
         self.shark_card: str | None = None
-        self.short: set[str] = set()  # who holds fewer than two cards after the reveal (R7)
         self.winner: str | None = None
         self.ranking: tuple[str, ...] | None = None
         self.end_reason: str | None = None
@@ -141,7 +139,6 @@ class Board:
         board.round = state.round
         board.revealed = state.revealed
         board.shark_card = state.shark_card
-        board.short = {n for n in board.line if len(board.seats[n].hand) < 2}
         board.winner = state.winner
         board.ranking = state.ranking
         board.end_reason = state.end_reason
@@ -182,9 +179,6 @@ class Board:
         self, r: int, cards: tuple[tuple[str, int | None], ...], shark_card: str | None
     ) -> None:
         """The round's swimmer cards are on the table (``place``); now the Shark's too."""
-        seats = self.seats
-        # who holds fewer than two cards, and so takes its played cards back (R7)
-        self.short = {name for name, _ in cards if len(seats[name].hand) < 2}
         shark = self.shark
         if shark_card is not None and shark is not None:
             shark.hand.discard(shark_card)

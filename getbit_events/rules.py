@@ -311,16 +311,14 @@ def settle(board: Board, limb_choice: Mapping[str, str] | None = None) -> Settle
         s.ended = True
         return s
 
-    short = board.short
-    if short:
-        discarded = dict(s.discards) if s.discards else None
-        bitten = s.bites[0][0] if s.bites else None  # took its cards back with the bite (R6)
-        for name in line:  # R7: fewer than two cards in hand: take the played ones back
-            if name in short and name != bitten:
-                back_cards = _returnable(board, name, discarded.get(name) if discarded else None)
-                if back_cards:
-                    steps.append((CardsTakenBack, name, back_cards))
-                    s.taken.append(name)
+    discarded = dict(s.discards) if s.discards else None
+    bitten = s.bites[0][0] if s.bites else None  # took its cards back with the bite (R6)
+    for name in line:  # R7: fewer than two cards in hand: take the played ones back
+        if len(seats[name].hand) < 2 and name != bitten:
+            back_cards = _returnable(board, name, discarded.get(name) if discarded else None)
+            if back_cards:
+                steps.append((CardsTakenBack, name, back_cards))
+                s.taken.append(name)
     if shark is not None and not s.shark_took and len(shark.hand) < 2 and shark.table:
         steps.append((SharkCardsTakenBack, tuple(shark.table)))  # R13
         s.shark_took = True
