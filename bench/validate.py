@@ -156,6 +156,9 @@ def main() -> None:
     compiled = not measured.__file__ or not measured.__file__.endswith(".py")
     build = "compiled by mypyc" if compiled else "pure Python"
     print(f"getbit_events, {build}: {Path(measured.__file__ or '?').parent}")
+    if not compiled:
+        print("  (the build `pip install .` makes is compiled: `pip install '.[bench]'`, not -e,")
+        print("   then run this again to measure it)")
     games = make_games(args.games)
     text = write_gbn(games)
     plays = sum(
