@@ -14,10 +14,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
-from getbit_events.cli_output import utf8, write_json
+from getbit_events.cli_output import SafeConsole, utf8, write_json
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.events import Event
 from getbit_events.record import RecordedGame
@@ -35,8 +34,8 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = SafeConsole(highlight=False, soft_wrap=True)
+err = SafeConsole(stderr=True, highlight=False, soft_wrap=True)
 
 def _files(paths: list[Path]) -> Iterator[Path]:
     for path in paths:

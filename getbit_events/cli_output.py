@@ -1,12 +1,51 @@
-"""Output shared by the ``getbit`` commands: JSON that stays valid on any terminal."""
+"""Output shared by the ``getbit`` commands: text a record cannot use to drive the
+terminal, and JSON that stays valid on any terminal."""
 
 from __future__ import annotations
 
 import json
+import re
 import sys
+from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["utf8", "write_json"]
+from rich.console import Console, ConsoleOptions, RenderableType
+from rich.segment import Segment
+from rich.text import Text
+
+__all__ = ["SafeConsole", "shown", "utf8", "write_json"]
+
+# Control characters (all but tab and newline) and the bidirectional overrides, which
+# would reorder what follows them on screen: a name from a record may hold any of them
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    return match.group().encode("unicode_escape").decode("ascii")
+
+
+def shown(text: str) -> str:
+    """``text`` with every control character written as its escape (``\\x1b``)."""
+    return _CONTROL.sub(_escape, text) if _CONTROL.search(text) else text
+
+
+class SafeConsole(Console):
+    """A rich ``Console`` that shows control characters as escapes, wherever they are in
+    what it prints (a string, a table cell, a ``Text``): an ESC in a swimmer's name is
+    printed as ``\\x1b``, not sent to the terminal, and nothing is silently dropped."""
+
+    def render_str(self, text: str, **kwargs: Any) -> Text:
+        # before rich makes a Text, which would drop some of them (BEL, backspace, CR)
+        return super().render_str(shown(text), **kwargs)
+
+    def render(
+        self, renderable: RenderableType, options: ConsoleOptions | None = None
+    ) -> Iterable[Segment]:
+        for segment in super().render(renderable, options):
+            if segment.control is None and _CONTROL.search(segment.text):
+                yield Segment(shown(segment.text), segment.style)
+            else:
+                yield segment
 
 
 def utf8(stream: object) -> bool:

@@ -14,9 +14,9 @@ from typing import Annotated
 
 import attrs
 import typer
-from rich.console import Console
 from rich.markup import escape
 
+from getbit_events.cli_output import SafeConsole
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.events import Event, SourcePos
 from getbit_events.record import RecordedGame, Violation
@@ -130,8 +130,8 @@ def replay_command(
     from replay.terminal import print_game
     from replay.view import EVERYTHING, Viewer
 
-    out = Console(highlight=False, soft_wrap=True)
-    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    out = SafeConsole(highlight=False, soft_wrap=True)
+    err = SafeConsole(stderr=True, highlight=False, soft_wrap=True)
     if game is not None and game_id is not None:
         err.print("getbit replay: give --game or --id, not both")
         raise typer.Exit(EXIT_UNREADABLE)

@@ -20,7 +20,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from getbit_events.cli_output import utf8, write_json
+from getbit_events.cli_output import SafeConsole, utf8, write_json
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.events import Event
 from getbit_events.rules import VARIANTS
@@ -44,8 +44,8 @@ def _consoles() -> tuple[Console, Console]:
         if isinstance(stream, io.TextIOWrapper) and not utf8(stream):
             stream.reconfigure(errors="replace")
     return (
-        Console(highlight=False, soft_wrap=True),
-        Console(stderr=True, highlight=False, soft_wrap=True),
+        SafeConsole(highlight=False, soft_wrap=True),
+        SafeConsole(stderr=True, highlight=False, soft_wrap=True),
     )
 
 

@@ -17,13 +17,12 @@ from typing import Annotated, Any
 
 import attrs
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import MofNCompleteColumn, Progress, SpinnerColumn, TextColumn
 from rich.table import Table
 from rich.text import Text
 
-from getbit_events.cli_output import write_json
+from getbit_events.cli_output import SafeConsole, write_json
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.sqlite_store import AddResult, GameStore, StoredGame, default_path
 from getbit_events.validate import GameReport, validate_game
@@ -33,8 +32,8 @@ __all__ = ["ImportSummary", "import_paths", "register"]
 EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 _FORMATS = ("auto", "gbn", "jsonl", "csv")
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = SafeConsole(highlight=False, soft_wrap=True)
+err = SafeConsole(stderr=True, highlight=False, soft_wrap=True)
 
 DbOption = Annotated[
     Path | None,

@@ -390,6 +390,21 @@ def test_hostile_names_are_printed_as_given(tmp_path: Path) -> None:
     assert report["violations"][0]["message"].startswith("<script> plays 6")
 
 
+def test_control_characters_in_names_are_shown_escaped_never_sent(tmp_path: Path) -> None:
+    # ESC (a terminal command would follow it), BEL (which rich would drop) and the
+    # right-to-left override (it would reorder the rest of the line on screen)
+    esc, bel, rlo = "B\x1bc", "C\x07", "D\u202e"
+    (tmp_path / "c.gbn").write_text(
+        f'[Line "A, {esc}, {bel}, {rlo}"]\n1. A 1, {esc} 9, {bel} 3, {rlo} 4\n', encoding="utf-8"
+    )
+    result = getbit("c.gbn", cwd=tmp_path)
+    assert result.returncode == 1
+    assert not set("\x1b\x07\u202e") & set(result.stdout + result.stderr)
+    assert "round 1: B\\x1bc plays 9" in result.stdout
+    [report] = json_lines(getbit("--json", "c.gbn", cwd=tmp_path))
+    assert set(report["final"]["limbs"]) == {"A", esc, bel, rlo}  # kept as given
+
+
 def test_hostile_winner_is_printed_as_given(tmp_path: Path) -> None:
     text = R8_GAME.replace("C", "=cmd()").replace("B", "<script>").replace("X", "O'Brien")
     text = text.replace("A", "../x")
