@@ -63,7 +63,8 @@ def _render(report: GameReport) -> None:
         if report.finished:
             result = f"{report.winner} wins"
         else:
-            result = f"unfinished after {len(report.record.rounds)} rounds"
+            n = len(report.record.rounds)
+            result = f"unfinished after {n} round{'s' if n != 1 else ''}"
         out.print(f"{escape(head)}: [green]ok[/green] ({escape(result)})")
     else:
         n = len(report.violations)

@@ -302,7 +302,8 @@ def _render(game: StoredGame, violations: list[Any]) -> None:
     if game.winner:
         out.print(f"  result: {escape(game.winner)} wins after {game.rounds} rounds")
     elif game.status != "invalid":
-        out.print(f"  result: unfinished after {game.rounds} rounds")
+        plural = "s" if game.rounds != 1 else ""
+        out.print(f"  result: unfinished after {game.rounds} round{plural}")
     for v in violations:
         where = f"round {v.round}: " if v.round is not None else ""
         text = escape(f"{where}{v.message} [{v.code}]")

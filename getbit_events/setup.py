@@ -75,6 +75,8 @@ class SetupReader(Findings):
             if not self.valid_name(shark, seen["shark"]):
                 ok = False
         for problem in rules.setup_problems(variant, line, automaton, teams, shark):
+            if problem.tag == "Teams" and "teams" in seen and not teams:
+                continue  # the Teams tag could not be read: that is flagged already
             where = seen.get(problem.tag.casefold(), line_tag)
             self.flag("bad-setup", problem.message, where.pos, problem.rule, in_round=False)
             ok = False

@@ -56,7 +56,12 @@ __all__ = [
 ]
 
 _TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(?:#.*)?$')
-_ROUND = re.compile(r"(\d{1,9})\s*\.")
+_ESCAPE = re.compile(r'\\(["\\])')  # in a tag's value: \" is a quote, \\ a backslash
+_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+# A round line: its number (any number of digits: a wrong one is a rule error, R17), then
+# a dot
+_ROUND = re.compile(r"(\d+)\s*\.")
+_LONGEST_NUMBER = 4000  # digits; Python reads no longer decimal numbers by default
 _SHARK = frozenset(SHARK_CARDS)
 _LIMBS = frozenset(LIMBS)
 _OUTCOMES = "bit, out, miss, hunger, discard, refresh or line"
@@ -151,6 +156,31 @@ def _plain_plays(text: str, line: int, offset: int) -> tuple[RecordedPlay, ...]:
         plays.append(_new(RecordedPlay, (name, card, line, column)))  # a RecordedPlay, made fast
         column += len(item) + 1
     return tuple(plays)
+
+
+def _tag_fault(body: str) -> tuple[int, str]:
+    """Where a tag line that is not ``[Name "value"]`` goes wrong (its offset in ``body``,
+    which starts with ``[``), and what was expected there."""
+    at = len(body) - len(body[1:].lstrip())
+    name = _TAG_NAME.match(body, at)
+    if name is None:
+        return at, "expected a tag name (a letter, then letters, digits, _ or -) after '['"
+    at = name.end()
+    if body[at : at + 1] == '"':
+        return at, "expected a space between the tag name and its value"
+    value = len(body) - len(body[at:].lstrip())
+    if body[value : value + 1] != '"':
+        return value, 'expected the tag\'s value in double quotes: [Name "value"]'
+    at = value + 1
+    while at < len(body) and body[at] != '"':
+        at += 2 if body[at] == "\\" else 1
+    if at >= len(body):
+        return len(body.rstrip()), 'the value has no closing quote (a quote inside it is \\")'
+    at = len(body) - len(body[at + 1 :].lstrip())
+    if body[at : at + 1] != "]":
+        return at, "expected ']' after the tag's value"
+    at = len(body) - len(body[at + 1 :].lstrip())
+    return at, f"expected the end of the line after the tag, not {body[at:]!r}"
 
 
 class _PlainRound:
@@ -279,16 +309,12 @@ class _Reader:
     def _tag(self, body: str, pos: SourcePos) -> None:
         m = _TAG.match(body)
         if m is None:
-            self._error(
-                'expected a tag: [Name "value"] (a quote inside the value is written \\")',
-                pos.line,
-                pos.column,
-                None,
-            )
+            at, expected = _tag_fault(body)
+            self._error(expected, pos.line, pos.column + at, None)
             return
         value = m.group(2)
-        if "\\" in value:
-            value = re.sub(r"\\(.)", r"\1", value)
+        if "\\" in value:  # the two escapes; any other backslash is kept as written
+            value = _ESCAPE.sub(r"\1", value)
         self.tags.append(RecordedTag(m.group(1), value, pos))
 
     def _round(self, body: str, number: int, indent: int) -> None:
@@ -316,6 +342,10 @@ class _Reader:
                 indent + 1,
                 None,
             )
+            return
+        if len(m.group(1)) > _LONGEST_NUMBER:  # still a round line, among the game's rounds
+            self._error(f"a round number of {len(m.group(1))} digits", number, indent + 1, index)
+            self.rounds.append(RecordedRound(index, 0, SourcePos(self.source, number, indent + 1)))
             return
         offset = indent + m.end()
         rest = body[m.end() :]

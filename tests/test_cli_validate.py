@@ -121,7 +121,7 @@ def test_ok_lines_say_who_won_or_that_the_game_is_unfinished(tmp_path: Path) -> 
     assert result.returncode == 0
     assert result.stdout.splitlines() == [
         "a.gbn game 1 (line 1): ok (C wins)",
-        "a.gbn game 2 (line 12): ok (unfinished after 1 rounds)",
+        "a.gbn game 2 (line 12): ok (unfinished after 1 round)",
         "2 games: 2 valid (1 unfinished), 0 with violations",
     ]
 

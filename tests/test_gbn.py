@@ -153,6 +153,38 @@ def test_escaped_quote_and_backslash_in_a_tag_value() -> None:
     assert dict(report.events[0].tags) == {"Event": 'The "Big" one \\ 2'}
 
 
+def test_a_backslash_before_any_other_character_is_kept() -> None:
+    # GBN: inside the quotes \" is a quote and \\ a backslash; nothing else is an escape
+    text = '[Event "a \\n b"]\n[Line "A, O\'Brien \\ x, C, D"]\n1. A 1, O\'Brien \\ x 2, C 3, D 4\n'
+    report = one(text)
+    assert report.violations == ()
+    assert dict(report.events[0].tags) == {"Event": "a \\n b"}
+    assert report.events[0].line == ("A", "O'Brien \\ x", "C", "D")
+
+
+@pytest.mark.parametrize(
+    ("tag", "column", "expected"),
+    [
+        ('[Event "x" ] junk', 14, "expected the end of the line after the tag, not 'junk'"),
+        ('[Event "a" "b"]', 12, "expected ']' after the tag's value"),
+        ('[Event "a"]]', 12, "expected the end of the line after the tag, not ']'"),
+        ("[Event x]", 8, "expected the tag's value in double quotes"),
+        ("[Event]", 7, "expected the tag's value in double quotes"),
+        ('[Event "oops]', 14, "the value has no closing quote"),
+        ('[Event "a\\"]', 13, "the value has no closing quote"),
+        ('[Line"A, B"]', 6, "expected a space between the tag name and its value"),
+        ('[ 9x "a"]', 3, "expected a tag name"),
+        ('  [Event "a" "b"]', 14, "expected ']' after the tag's value"),
+    ],
+)
+def test_a_broken_tag_is_named_where_it_goes_wrong(tag: str, column: int, expected: str) -> None:
+    report = one(f'{tag}\n[Line "A, B, C, D"]\n')
+    [error] = report.violations
+    assert (error.code, error.round, error.pos.line) == ("syntax", None, 1)
+    assert error.pos.column == column
+    assert error.message.startswith(expected)
+
+
 def test_unknown_tags_are_kept_in_order() -> None:
     report = one(
         '[Event "Club"]\n[Site "Town hall"]\n[Date "2026-11-20"]\n[Table "2"]\n'
@@ -264,7 +296,8 @@ def test_every_syntax_error_of_a_game_is_reported_in_line_order() -> None:
     )
     first, second = games(text)
     assert found(first) == [("syntax", 1, 2, 19)]
-    assert found(second) == [("syntax", None, 3, 1), ("syntax", 1, 4, 6)]
+    # "[Bad tag]": the value is not quoted, at column 6
+    assert found(second) == [("syntax", None, 3, 6), ("syntax", 1, 4, 6)]
 
 
 def test_syntax_errors_in_tags_and_stray_lines() -> None:
@@ -276,7 +309,7 @@ def test_syntax_errors_in_tags_and_stray_lines() -> None:
     )
     [report] = games(text)  # the tag after no round continues the same game
     assert [(v.code, v.pos.line, v.pos.column) for v in report.violations] == [
-        ("syntax", 1, 1),
+        ("syntax", 1, 19),  # where the closing quote is missing: after the end of the line
         ("syntax", 2, 1),
         ("syntax", 3, 3),
     ]
@@ -335,6 +368,27 @@ def test_round_number_errors_carry_the_position_of_the_round(
     assert [(v.code, v.round, v.pos.line) for v in report.violations] == [
         ("round-number", wrong, wrong + 1)
     ]
+
+
+@pytest.mark.parametrize(
+    ("number", "found_in_first"),
+    [
+        # ten digits: a round line numbered wrong (R17), checked like any other
+        ("1000000000. ", [("round-number", 1, 2, 1)]),
+        # too long to be a number at all
+        ("1" * 5000 + ". ", [("syntax", 1, 2, 1)]),
+    ],
+)
+def test_a_round_line_with_a_bad_number_spoils_only_its_game(
+    number: str, found_in_first: list[tuple[str, int, int, int]]
+) -> None:
+    first, second = games(
+        f'[Line "A, B, C, D"]\n{number}A 2, B 3, C 4, D 5\n[Line "W, X, Y, Z"]\n'
+        "1. W 1, X 1, Y 2, Z 3\n"
+    )
+    assert found(first) == found_in_first
+    assert second.valid
+    assert second.record.pos.line == 3
 
 
 def test_the_round_number_may_be_spaced_and_the_plays_too() -> None:

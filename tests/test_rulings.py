@@ -289,6 +289,13 @@ _SETUP_ERRORS = [
 ]
 
 
+def test_r2_a_teams_tag_naming_a_stranger_is_one_error_saying_so() -> None:
+    report = check('[Line "A, B, C, D"]\n[Variant "two-player"]\n[Teams "P: A, B; Q: C, Z"]\n')
+    [error] = report.violations
+    assert (error.code, error.round, error.pos.line) == ("bad-setup", None, 3)
+    assert error.message == "Teams gives Q the swimmer 'Z', who is not in the Line (R2)"
+
+
 @pytest.mark.parametrize(("text", "line"), _SETUP_ERRORS)
 def test_r2_setup_errors_are_reported_before_round_1_at_the_tag(text: str, line: int) -> None:
     report = check(text + "1. A 1, B 1, C 1, D 1\n")
