@@ -45,10 +45,8 @@ def _files(paths: list[Path]) -> Iterator[Path]:
             yield from sorted(
                 p for p in path.rglob("*") if p.suffix.lower() in SUFFIXES and p.is_file()
             )
-        elif path.exists():
-            yield path
         else:
-            raise InputError(f"{path}: no such file or folder")
+            yield path
 
 
 def _read(path: Path) -> list[RecordedGame]:
@@ -87,13 +85,10 @@ def validate(
     """Check recorded games against the rules; report every violation."""
     code = EXIT_OK
     counts = {"games": 0, "valid": 0, "invalid": 0, "unfinished": 0}
-    try:
-        files = list(_files(paths))
-    except InputError as exc:
-        err.print(escape(str(exc)))
-        raise typer.Exit(EXIT_UNREADABLE) from None
-    for path in files:
+    for path in _files(paths):
         try:
+            if not path.exists():  # said, and the other paths are still read
+                raise InputError(f"{path}: no such file or folder")
             games = _read(path)
         except InputError as exc:
             err.print(escape(str(exc)))

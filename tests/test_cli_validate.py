@@ -314,6 +314,15 @@ def test_missing_path_exits_2_with_a_clear_message(tmp_path: Path) -> None:
     no_traceback(result)
 
 
+def test_a_missing_path_does_not_stop_the_others_being_read(tmp_path: Path) -> None:
+    (tmp_path / "good.gbn").write_text(R8_GAME, encoding="utf-8")
+    result = getbit("nowhere.gbn", "good.gbn", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.strip() == "nowhere.gbn: no such file or folder"
+    assert "good.gbn game 1 (line 1): ok" in result.stdout
+    assert result.stdout.splitlines()[-1] == "1 game: 1 valid (0 unfinished), 0 with violations"
+
+
 def test_bad_utf8_exits_2_names_the_place_and_the_rest_is_read(tmp_path: Path) -> None:
     (tmp_path / "a-bad.gbn").write_bytes(b'[Line "A, B, C, D"]\n1. A 1, B \xff2\n')
     (tmp_path / "b-good.gbn").write_text(R8_GAME, encoding="utf-8")
