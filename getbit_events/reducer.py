@@ -107,7 +107,7 @@ def _revealed(d: _Fields, e: CardsRevealed) -> None:
 
 def _shark_played(d: _Fields, e: SharkCardPlayed) -> None:
     shark = d["shark"] or SharkState(e.shark, frozenset())
-    fields = shark.__dict__.copy()
+    fields = shark.__dict__.copy()  # as _evolve, minus its keyword dict (a replay is faster)
     fields["hand"] = shark.hand - {e.card}
     fields["table"] = (*shark.table, e.card)
     d["shark"] = _make(SharkState, fields)
@@ -140,7 +140,7 @@ def _bitten(d: _Fields, e: SwimmerBitten) -> None:
     if d["setup"].memory:  # R16: the played cards are turned face down at the bite
         for k, s in enumerate(swimmers):
             if s.face_down != len(s.table):
-                fields = s.__dict__.copy()
+                fields = s.__dict__.copy()  # as _evolve, minus its keyword dict
                 fields["face_down"] = len(s.table)
                 swimmers[k] = _make(SwimmerState, fields)
     d["swimmers"] = tuple(swimmers)

@@ -135,11 +135,16 @@ def iter_gbn(text: str, source: str = "<text>") -> Iterator[RecordedGame]:
     return _Reader(source).games(text)
 
 
+def _after_space(text: str, at: int) -> int:
+    """Where the first character at or after ``at`` that is not a space is."""
+    return len(text) - len(text[at:].lstrip())
+
+
 def _items(text: str, sep: str, offset: int) -> Iterator[tuple[str, int]]:
     """Each ``sep``-separated item of ``text``, stripped, with the column it starts at
     (``offset`` is how many characters of the line come before ``text``)."""
     for item in text.split(sep):
-        yield item.strip(), offset + (len(item) - len(item.lstrip())) + 1
+        yield item.strip(), offset + _after_space(item, 0) + 1
         offset += len(item) + 1
 
 
@@ -161,14 +166,14 @@ def _plain_plays(text: str, line: int, offset: int) -> tuple[RecordedPlay, ...]:
 def _tag_fault(body: str) -> tuple[int, str]:
     """Where a tag line that is not ``[Name "value"]`` goes wrong (its offset in ``body``,
     which starts with ``[``), and what was expected there."""
-    at = len(body) - len(body[1:].lstrip())
+    at = _after_space(body, 1)
     name = _TAG_NAME.match(body, at)
     if name is None:
         return at, "expected a tag name (a letter, then letters, digits, _ or -) after '['"
     at = name.end()
     if body[at : at + 1] == '"':
         return at, "expected a space between the tag name and its value"
-    value = len(body) - len(body[at:].lstrip())
+    value = _after_space(body, at)
     if body[value : value + 1] != '"':
         return value, 'expected the tag\'s value in double quotes: [Name "value"]'
     at = value + 1
@@ -176,10 +181,10 @@ def _tag_fault(body: str) -> tuple[int, str]:
         at += 2 if body[at] == "\\" else 1
     if at >= len(body):
         return len(body.rstrip()), 'the value has no closing quote (a quote inside it is \\")'
-    at = len(body) - len(body[at + 1 :].lstrip())
+    at = _after_space(body, at + 1)
     if body[at : at + 1] != "]":
         return at, "expected ']' after the tag's value"
-    at = len(body) - len(body[at + 1 :].lstrip())
+    at = _after_space(body, at + 1)
     return at, f"expected the end of the line after the tag, not {body[at:]!r}"
 
 
@@ -343,16 +348,16 @@ class _Reader:
                 None,
             )
             return
+        pos = SourcePos(self.source, number, indent + 1)
         if len(m.group(1)) > _LONGEST_NUMBER:  # still a round line, among the game's rounds
             self._error(f"a round number of {len(m.group(1))} digits", number, indent + 1, index)
-            self.rounds.append(RecordedRound(index, 0, SourcePos(self.source, number, indent + 1)))
+            self.rounds.append(RecordedRound(index, 0, pos))
             return
         offset = indent + m.end()
         rest = body[m.end() :]
         play_text, _, outcome_text = rest.partition(";")
         stating = bool(outcome_text) or rest.endswith(";")
         # anything odd: the careful path says what is wrong and where
-        pos = SourcePos(self.source, number, indent + 1)
         ok = True
         careful: list[RecordedPlay] = []
         for text, column in _items(play_text, ",", offset):
@@ -376,7 +381,7 @@ class _Reader:
         outcomes: list[RecordedOutcome] = []
         ok = True
         for item in text.split(";"):
-            at = column + len(item) - len(item.lstrip())
+            at = column + _after_space(item, 0)
             outcome = self._outcome(item.strip(), line, at, rnd)
             column += len(item) + 1
             if outcome is None:
@@ -496,7 +501,6 @@ def outcome_text(steps: Iterable[tuple[Any, ...]], line: Sequence[str]) -> str:
         said.append("refresh " + ", ".join(refresh))
     said.append("line " + ", ".join(line))
     return " ; ".join(said)
-
 
 
 def _quote(value: str) -> str:
