@@ -258,6 +258,9 @@ def row_tuples(
         if len(line) >= 2:
             acc[line[-1]][_BACK] += 1
 
+    # A record may name what is not in its line, or play a card no hand holds (the
+    # validator reports it and still makes the events): such a fact counts for nobody.
+    nobody = [0] * width
     for e in events[1:]:
         if e.round != current:
             if current:
@@ -268,39 +271,44 @@ def row_tuples(
             continue
         if isinstance(e, SwimmerMoved):  # the next commonest
             who = e.who
+            if who not in acc:
+                continue
             if e.why == "card":
                 acc[who][_MOVED] += 1
-            line.remove(who)
+            if who in line:
+                line.remove(who)
             line.insert(0, who)
         elif isinstance(e, CardsRevealed):
             cards = e.cards
             shown = [v for _, v in cards if v is not None]
             for s, v in cards:
-                a = acc[s]
+                a = acc.get(s, nobody)
                 if v is None:
                     a[_BLANK] += 1
                     continue
-                a[_PLAYS + v] += 1
+                if v in VALUES:  # R1: a card of 0, 20 or 10**30 is played but has no column
+                    a[_PLAYS + v] += 1
                 if shown.count(v) > 1:  # R4: equal values tie
                     a[_TIED] += 1
         elif isinstance(e, CardsTakenBack):
-            acc[e.who][_TAKE_BACKS] += 1
+            acc.get(e.who, nobody)[_TAKE_BACKS] += 1
         elif isinstance(e, SwimmerBitten):
-            a = acc[e.who]
+            a = acc.get(e.who, nobody)
             a[_BITES] += 1
             a[_LIMBS_LOST] += 1
             if shark_variant:
                 shark[_SHARK_BITES] += 1
         elif isinstance(e, SwimmerDevoured):
             who = e.who
-            acc[who][_DEVOURED] = 1
-            acc[who][_LIMBS_LOST] = _LIMBS  # R6, R8: devoured has no limbs
+            a = acc.get(who, nobody)
+            a[_DEVOURED] = 1
+            a[_LIMBS_LOST] = _LIMBS  # R6, R8: devoured has no limbs
             if who in line:
                 line.remove(who)
         elif isinstance(e, CardsDiscarded):
             shark[_SHARK_EXHAUSTIONS] += 1
             for s, _ in e.cards:
-                acc[s][_DISCARDED] += 1
+                acc.get(s, nobody)[_DISCARDED] += 1
         elif isinstance(e, SharkCardPlayed):
             shark[_SHARK_CARDS] += 1
         elif isinstance(e, HungerLost):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -11,13 +13,24 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import drawn_games, simulated_games
 
-from getbit_events.events import Event
+from getbit_events.events import (
+    CardsDiscarded,
+    CardsRevealed,
+    CardsTakenBack,
+    Event,
+    GameStarted,
+    SwimmerBitten,
+    SwimmerDevoured,
+    SwimmerMoved,
+)
 from getbit_events.readmodel import COLUMNS, KEY, STATUSES, game_status, iso_date, rows
 from getbit_events.simulate import simulate_game
+from getbit_events.sqlite_store import GameStore
 from getbit_events.validate import validate_game
-from importers.gbn import read_gbn_file
+from importers.gbn import read_gbn, read_gbn_file
 from reports.fold import fold_rows
 
+GETBIT = str(Path(sys.executable).with_name("getbit"))
 STATS = Path(__file__).resolve().parent.parent / "fixtures" / "stats"
 
 
@@ -194,3 +207,62 @@ def test_rows_and_fold_agree_on_any_legal_game(events: list[Event], stop: int) -
         assert r["bites_taken"] <= r["limbs_lost"] <= 4
     if done:
         assert [r["won"] for r in got].count(1) >= 1  # someone won: a swimmer, team or Shark
+
+
+# -- records the validator reports but still turns into events ---------------------
+
+
+@pytest.mark.parametrize("card", ["99", "20", "0"])
+def test_a_card_no_hand_holds_is_counted_by_nobody(card: str) -> None:
+    """A card of 20 or more (or 0) is a violation the validator reports
+    and still plays: its row counts the round but no plays_N column (there is none)."""
+    text = f'[Line "John, Anne, Beth, Ted"]\n\n1. John 4, Anne 1, Beth 4, Ted {card}\n'
+    report = validate_game(read_gbn(text)[0])
+    assert [v.code for v in report.violations] == ["card-not-in-hand"]
+    got = {r["swimmer"]: r for r in rows("g", report.events, "invalid", {})}
+    assert _plays(got["Ted"]) == [0] * 7
+    assert got["Ted"]["rounds_survived"] == 1
+    assert _plays(got["John"]) == [0, 0, 0, 1, 0, 0, 0]
+    assert got["John"]["tied_plays"] == got["Beth"]["tied_plays"] == 1  # R4: 4 ties with 4
+
+
+def test_events_naming_no_swimmer_of_the_line_count_for_nobody() -> None:
+    """A stream whose facts name someone not in its line, or cards no hand holds (a
+    damaged log), gives rows for the line, never a KeyError or an IndexError."""
+    events = simulate_game("standard", 4, 3)
+    setup = events[0]
+    assert isinstance(setup, GameStarted)
+    ghost = "Ghost"
+    odd: list[Event] = [
+        setup,
+        CardsRevealed(1, (*((s, 1) for s in setup.line), (ghost, 2))),
+        CardsRevealed(2, ((setup.line[0], 10**30), (setup.line[1], -1), (setup.line[2], 8))),
+        SwimmerMoved(1, ghost, "card"),
+        SwimmerBitten(1, ghost, "left-leg"),
+        CardsTakenBack(1, ghost, (2,)),
+        SwimmerDevoured(1, ghost, "bitten"),
+        CardsDiscarded(1, ((ghost, 2),)),
+    ]
+    got = rows("g", odd, "invalid", {})
+    assert [r["swimmer"] for r in got] == list(setup.line)
+    assert [r["tied_plays"] for r in got] == [1, 1, 1, 1]
+    assert [r["plays_1"] for r in got] == [1, 1, 1, 1]
+    assert sum(r[f"plays_{v}"] for r in got for v in range(2, 8)) == 0
+    assert sum(r["bites_taken"] + r["devoured"] + r["take_backs"] for r in got) == 0
+
+
+def test_import_of_a_card_of_99_stores_the_game(tmp_path: Path) -> None:
+    """The issue's reproduction: `getbit import` of a card of 99 crashed the read model
+    (IndexError) and lost the whole batch; now the game is stored, as invalid."""
+    record = tmp_path / "g.gbn"
+    record.write_text(
+        '[Line "John, Anne, Beth, Ted"]\n\n1. John 4, Anne 1, Beth 4, Ted 99\n', encoding="utf-8"
+    )
+    db = tmp_path / "p.db"
+    done = subprocess.run(
+        [GETBIT, "import", "--db", str(db), str(record)], capture_output=True, text=True
+    )
+    assert "Traceback" not in done.stderr
+    assert done.returncode == 1, done.stderr  # stored, and it breaks a rule
+    with GameStore(db) as store:
+        assert [r["status"] for r in store.swimmer_rows()] == ["invalid"] * 4
