@@ -7,9 +7,11 @@ round.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from getbit_events.events import SourcePos
+from getbit_events.limits import MAX_VIOLATIONS
 from getbit_events.record import (
     RecordedGame,
     RecordedOutcome,
@@ -18,7 +20,10 @@ from getbit_events.record import (
     Violation,
 )
 
-__all__ = ["CODES", "WARNING_CODES", "Findings"]
+__all__ = ["CODES", "LEFT_OUT", "WARNING_CODES", "Findings", "capped", "left_out", "order"]
+
+#: The code of the one violation that says how many more a game holds than are reported.
+LEFT_OUT = "too-many-violations"
 
 #: Every code the validator and the readers report, with what it means.
 CODES: dict[str, str] = {
@@ -51,11 +56,41 @@ CODES: dict[str, str] = {
     "shark-only": "an outcome of the shark variant in another variant",
     "round-after-end": "a round recorded after the game ended (R17)",
     "wrong-winner": "the Winner tag is not the rules' winner, or the game is unfinished (R17)",
+    LEFT_OUT: f"the game holds more violations than are reported (at most {MAX_VIOLATIONS}): "
+    "this one says how many more were found and left out",
 }
 
 WARNING_CODES: dict[str, str] = {
     "any-limb-default": "an any-limb bite states no limb; the first limb left was taken",
 }
+
+
+def order(v: Violation) -> tuple[int, int]:
+    """Where a violation is written: the order a game's violations are reported in."""
+    return (v.pos.line, v.pos.column)
+
+
+def left_out(count: int, pos: SourcePos) -> Violation:
+    """The one violation past ``MAX_VIOLATIONS``: how many more were found and left out."""
+    more = "violation was" if count == 1 else "violations were"
+    return Violation(
+        LEFT_OUT,
+        f"{count} more {more} found in this game and left out: at most {MAX_VIOLATIONS} "
+        "are reported",
+        pos,
+    )
+
+
+def capped(found: Iterable[Violation]) -> tuple[Violation, ...]:
+    """``found`` in file order, at most ``MAX_VIOLATIONS`` of them then one saying how many
+    more; a list a reader has capped already (its last one says so) is kept as it is."""
+    kept = sorted(found, key=order)
+    if len(kept) <= MAX_VIOLATIONS + 1 and (
+        len(kept) <= MAX_VIOLATIONS or kept[-1].code == LEFT_OUT
+    ):
+        return tuple(kept)
+    more = len(kept) - MAX_VIOLATIONS
+    return (*kept[:MAX_VIOLATIONS], left_out(more, kept[MAX_VIOLATIONS - 1].pos))
 
 
 class Findings:
@@ -71,6 +106,7 @@ class Findings:
         self.round = 0
         self.log: list[Any] = []  # the walk's rounds, for the events and for messages
         self.devoured_in: dict[str, int] = {}
+        self.left_out = 0  # violations found past MAX_VIOLATIONS, counted and not kept
 
     def flag(
         self,
@@ -81,11 +117,23 @@ class Findings:
         *,
         in_round: bool = True,
     ) -> None:
-        """Record a violation; ``in_round=False`` for set-up and tag errors."""
+        """Record a violation; ``in_round=False`` for set-up and tag errors. Past
+        ``MAX_VIOLATIONS`` a violation is only counted (a 73 MB round line once gave
+        6.5 million): memory stays bounded and the report deterministic."""
+        if len(self.violations) >= MAX_VIOLATIONS:
+            self.left_out += 1
+            return
         text = f"{message} ({rule})" if rule else message
         self.violations.append(
             Violation(code, text, pos, self.round if in_round else None, rule)
         )
+
+    def found(self) -> tuple[Violation, ...]:
+        """The violations kept, in file order, then the one that says how many more."""
+        kept = sorted(self.violations, key=order)
+        if self.left_out:
+            kept.append(left_out(self.left_out, kept[-1].pos))
+        return tuple(kept)
 
     def at(self, item: RecordedPlay | RecordedOutcome) -> SourcePos:
         """Where a play or an outcome is written."""

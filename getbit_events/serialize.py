@@ -40,6 +40,7 @@ from getbit_events.events import (
     SwimmerDevoured,
     SwimmerMoved,
 )
+from getbit_events.limits import MAX_TEXT
 
 __all__ = [
     "ENVELOPE",
@@ -58,9 +59,6 @@ __all__ = [
 
 #: the keys every wire object carries besides the event's own fields
 ENVELOPE: tuple[str, ...] = ("type", "v", "game", "seq")
-#: the longest text any field may hold (names, tags): a guard against enormous fields
-MAX_TEXT = 1000
-
 _NoneType = type(None)
 
 

@@ -31,7 +31,7 @@ from getbit_events.events import (
     Event,
     GameStarted,
 )
-from getbit_events.findings import CODES, WARNING_CODES
+from getbit_events.findings import CODES, WARNING_CODES, capped
 from getbit_events.outcomes import OutcomeChecks, limb_word
 from getbit_events.record import (
     RecordedGame,
@@ -191,13 +191,8 @@ def validate_games(games: Iterable[RecordedGame]) -> Iterator[GameReport]:
 def validate_game(game: RecordedGame) -> GameReport:
     """Check one recorded game against the rules (its events are made when asked for)."""
     if game.syntax_errors:
-        errors = tuple(sorted(game.syntax_errors, key=_order))
-        return GameReport(game, errors, ())
+        return GameReport(game, capped(game.syntax_errors), ())
     return _Checker(game).run()
-
-
-def _order(v: Violation) -> tuple[int, int]:
-    return (v.pos.line, v.pos.column)
 
 
 class _Checker(OutcomeChecks):
@@ -210,9 +205,7 @@ class _Checker(OutcomeChecks):
     def run(self) -> GameReport:
         setup = self.setup()
         if setup is None:
-            return GameReport(
-                self.game, tuple(sorted(self.violations, key=_order)), tuple(self.warnings)
-            )
+            return GameReport(self.game, self.found(), tuple(self.warnings))
         board = Board(setup)
         for rnd in self.game.rounds:
             self.round = rnd.index
@@ -229,7 +222,7 @@ class _Checker(OutcomeChecks):
         self.check_winner(board)
         return GameReport(
             self.game,
-            tuple(sorted(self.violations, key=_order)),
+            self.found(),
             tuple(self.warnings),
             Final.of(board),
             setup,

@@ -10,7 +10,10 @@ into a GBN outcome and checked by the validator exactly like one.
 The reader never holds more than one game and one line in memory, and it never
 hands untrusted text to a recursive parser unguarded: lines longer than
 ``MAX_LINE`` bytes and JSON nested deeper than ``MAX_DEPTH`` are refused before
-parsing. A broken line spoils only the game it is in.
+parsing. A broken line spoils only the game it is in: one after a game's
+``game-ended`` begins the next game, which the lines after it (the same ``game``)
+belong to. The limits are the ones every format shares (``getbit_events.limits``),
+and ``write_jsonl`` writes no game the reader would refuse.
 """
 
 from __future__ import annotations
@@ -37,6 +40,8 @@ from getbit_events.events import (
     SwimmerDevoured,
     SwimmerMoved,
 )
+from getbit_events.findings import left_out
+from getbit_events.limits import MAX_LINE, MAX_ROUNDS, MAX_TEXT, MAX_VIOLATIONS
 from getbit_events.record import (
     RecordedGame,
     RecordedOutcome,
@@ -45,7 +50,7 @@ from getbit_events.record import (
     RecordedTag,
     Violation,
 )
-from getbit_events.serialize import MAX_TEXT, event_from_wire, event_to_wire
+from getbit_events.serialize import event_from_wire, event_to_wire
 
 __all__ = [
     "MAX_DEPTH",
@@ -57,12 +62,8 @@ __all__ = [
     "write_jsonl",
 ]
 
-#: the longest line read, in bytes: an event is a few hundred
-MAX_LINE = 1 << 20
 #: the deepest nesting of JSON arrays and objects read: an event needs 3
 MAX_DEPTH = 16
-#: syntax errors kept per game: the rest of a broken game is skipped quietly
-_MAX_ERRORS = 20
 _SEPARATORS = frozenset(",;:\n\r")  # these would split a name once it is a GBN tag
 
 
@@ -116,8 +117,10 @@ def iter_jsonl(stream: IO[bytes], source: str) -> Iterator[RecordedGame]:
                     yield game.finish()
                 index += 1
                 game = _Game(source, index, game_id, pos)
-            elif game is None or (game.ended is not None and game_id != game.id):
-                if game is not None:  # the game before is over: this is another game
+            elif game is not None and game.id is None:
+                game.id = game_id  # begun by a broken line: the events after it are its own
+            elif game is None or (game_id != game.id and (game.ended is not None or game.errors)):
+                if game is not None:  # the game before is over (or spoilt): this is another
                     yield game.finish()
                 index += 1
                 game = _Game(source, index, game_id, pos)
@@ -134,8 +137,13 @@ def iter_jsonl(stream: IO[bytes], source: str) -> Iterator[RecordedGame]:
                     "a log holds each game's events together, game-started first",
                     pos,
                 )
+        elif game is not None and game.ended is not None:
+            # a line that is no event, after a game ended: the next game's first line,
+            # broken (the game before is complete, and kept whole)
+            yield game.finish()
+            game = None
         if error is not None:
-            if game is None:  # a broken line before any game: a game of its own
+            if game is None:  # a broken line before any game, or after one: a game of its own
                 index += 1
                 game = _Game(source, index, None, pos)
             game.error(error)
@@ -275,7 +283,7 @@ class _Game:
         return self.setup is not None
 
     def error(self, violation: Violation) -> None:
-        if len(self.errors) < _MAX_ERRORS:
+        if len(self.errors) < MAX_VIOLATIONS:
             self.errors.append(violation)
         else:
             self.skipped += 1
@@ -328,6 +336,16 @@ class _Game:
             self.round = event.round
             return
         if isinstance(event, CardsRevealed):
+            if event.round > MAX_ROUNDS:
+                self.error(
+                    Violation(
+                        "syntax",
+                        f"round {event.round} is revealed, but a game records at most "
+                        f"{MAX_ROUNDS} rounds",
+                        pos,
+                    )
+                )
+                return
             if self.rounds and self.rounds[-1][0].round == event.round:
                 self.error(
                     Violation("syntax", f"round {event.round} is revealed twice", pos, event.round)
@@ -351,27 +369,15 @@ class _Game:
         self.rounds[-1].append(event)
 
     def check_names(self, setup: GameStarted, pos: SourcePos) -> None:
-        names = [*setup.line, *(p for p, _ in setup.teams)]
-        names += [s for _, team in setup.teams for s in team]
-        names += [n for n in (setup.shark, setup.automaton) if n is not None]
-        for name in names:
-            if not name.strip() or any(c in _SEPARATORS for c in name):
-                self.error(
-                    Violation(
-                        "bad-name",
-                        f"{name!r} is not a name: names are not empty and hold none of "
-                        ', ; : # [ ] "',
-                        pos,
-                    )
-                )
+        for name in _names(setup):
+            fault = _name_fault(name)
+            if fault is not None:
+                self.error(Violation("bad-name", fault, pos))
                 return
 
     def finish(self) -> RecordedGame:
         if self.skipped:
-            last = self.errors[-1]
-            self.errors.append(
-                Violation("syntax", f"and {self.skipped} more errors in this game", last.pos)
-            )
+            self.errors.append(left_out(self.skipped, self.errors[-1].pos))
         if self.setup is None and not self.errors:  # pragma: no cover - defensive
             self.errors.append(Violation("syntax", "a game with no game-started", self.pos))
         if self.errors:
@@ -468,16 +474,83 @@ class _Game:
         return tuple(out)
 
 
+def _names(setup: GameStarted) -> list[str]:
+    """Every name a set-up gives: the line, the teams' players and swimmers, the Shark
+    and the automaton."""
+    names = [*setup.line, *(p for p, _ in setup.teams)]
+    names += [s for _, team in setup.teams for s in team]
+    names += [n for n in (setup.shark, setup.automaton) if n is not None]
+    return names
+
+
+def _name_fault(name: str) -> str | None:
+    """Why ``name`` cannot be a name, or None.
+
+    A name is kept as given, so it must read the same in every format: GBN strips
+    the spaces around a name and splits it at , ; : (and at a line's end), so a
+    name that begins or ends with a space (a tab, a no-break space, U+2028 ...) or
+    holds one of those is refused here too, rather than be compared as another name.
+    """
+    if not name.strip() or any(c in _SEPARATORS for c in name):
+        return (
+            f"{name!r} is not a name: names are not empty and hold none of "
+            ', ; : # [ ] "'
+        )
+    if name != name.strip():
+        return (
+            f"{name!r} is not a name: a name does not begin or end with a space "
+            "(a tab, a no-break space, a line separator ...), which GBN would drop"
+        )
+    return None
+
+
 # -- writing -------------------------------------------------------------------
 
 
 def write_jsonl(games: Iterable[tuple[str, Sequence[Event]]]) -> Iterator[str]:
-    """The log lines (each ending in a newline) of ``(game id, events)`` pairs."""
+    """The log lines (each ending in a newline) of ``(game id, events)`` pairs.
+
+    A game the reader would refuse (an id or a name past ``MAX_TEXT`` characters, a
+    name it cannot take, a line past ``MAX_LINE`` bytes) raises InputError naming it
+    before any of its lines is written: the games before it are written whole.
+    """
     for game_id, events in games:
-        for seq, event in enumerate(events, 1):
-            yield (
-                json.dumps(
-                    event_to_wire(event, game_id, seq), ensure_ascii=False, separators=(",", ":")
-                )
-                + "\n"
+        lines = [
+            json.dumps(
+                event_to_wire(event, game_id, seq), ensure_ascii=False, separators=(",", ":")
             )
+            + "\n"
+            for seq, event in enumerate(events, 1)
+        ]
+        fault = _unreadable(game_id, events, lines)
+        if fault is not None:
+            raise InputError(
+                f"game {_short(game_id)} cannot be written as JSON Lines, which would "
+                f"refuse it: {fault}"
+            )
+        yield from lines
+
+
+def _unreadable(game_id: str, events: Sequence[Event], lines: Sequence[str]) -> str | None:
+    """Why the reader would refuse these lines of a game, or None.
+
+    Every text of a game comes from its set-up (names, tags) or is one of the
+    rules' own words, and only the set-up's line can grow long: it is the one checked.
+    """
+    if not 0 < len(game_id) <= MAX_TEXT:
+        return f"its id is {len(game_id)} characters long; 1 to {MAX_TEXT}"
+    if not events or not isinstance(events[0], GameStarted):
+        return None
+    setup = events[0]
+    texts = [*_names(setup), *(t for tag in setup.tags for t in tag), setup.variant]
+    for text in texts:
+        if len(text) > MAX_TEXT:
+            return f"{_short(text)} is {len(text)} characters long; at most {MAX_TEXT}"
+    for name in _names(setup):
+        fault = _name_fault(name)
+        if fault is not None:
+            return fault
+    size = len(lines[0].encode("utf-8"))
+    if size > MAX_LINE:
+        return f"its game-started line is {size} bytes long; at most {MAX_LINE}"
+    return None

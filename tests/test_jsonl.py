@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable
 from typing import Any
 
 import attrs
 import pytest
 
+from getbit_events.errors import InputError
 from getbit_events.events import CardChosen, CardsRevealed, Event, GameStarted, SharkCardPlayed
+from getbit_events.limits import MAX_LINE, MAX_ROUNDS, MAX_TEXT, MAX_VIOLATIONS
 from getbit_events.simulate import simulate_game
 from getbit_events.validate import GameReport, validate_game
 from importers import read_file
-from importers.jsonl import MAX_LINE, iter_jsonl, read_jsonl, write_jsonl
+from importers.jsonl import iter_jsonl, read_jsonl, write_jsonl
 
 SETUPS = [
     ("standard", 4),
@@ -172,6 +175,29 @@ def test_a_name_that_would_split_is_refused() -> None:
     assert "'Ann, Bob' is not a name" in report.violations[0].message
 
 
+@pytest.mark.parametrize(
+    "name", [" Ann", "Ann ", "\tAnn", "Ann\t", "\u00a0Ann", "Ann\u00a0", "Ann\u2028", "\u2029Ann"]
+)
+def test_a_name_with_a_space_around_it_is_refused_not_a_false_unknown_swimmer(
+    name: str,
+) -> None:
+    """GBN drops the spaces around a name; a log's name keeps them, so ' Ann' would be
+    a name no other format can write: refused as a bad name (it used to be read, and
+    its plays reported as unknown-swimmer, where the Line tag had dropped its spaces)."""
+    game = simulate_game("standard", 4, 1)
+    lines = _lines(game)
+    text = _text(lines).replace('"Ann"', json.dumps(name))
+    (report,) = _reports(text)
+    assert [v.code for v in report.violations] == ["bad-name"]
+    assert f"{name!r} is not a name: a name does not begin or end with a space" in str(
+        report.violations[0]
+    )
+    inside = _text(lines).replace('"Ann"', json.dumps("A\u00a0nn"))  # inside: a name as given
+    (kept,) = _reports(inside)
+    assert kept.valid
+    assert "A\u00a0nn" in kept.events[0].line  # type: ignore[union-attr]
+
+
 # -- bad input: a clear message with file:line:col, and the other games unharmed --
 
 
@@ -295,8 +321,12 @@ def test_crlf_line_ends_and_a_byte_order_mark_are_fine() -> None:
 def test_a_broken_game_reports_a_bounded_number_of_errors() -> None:
     data = "not json\n" * 10_000
     (report,) = _reports(data)
-    assert len(report.violations) == 21
-    assert report.violations[-1].message == "and 9980 more errors in this game"
+    assert len(report.violations) == MAX_VIOLATIONS + 1
+    last = report.violations[-1]
+    assert (last.code, last.pos.line) == ("too-many-violations", MAX_VIOLATIONS)
+    assert last.message == (
+        "9900 more violations were found in this game and left out: at most 100 are reported"
+    )
 
 
 class _Counting(io.BytesIO):
@@ -336,3 +366,117 @@ def test_a_broken_game_started_does_not_spoil_the_game_before() -> None:
     assert "'game' is the game's id, a text of 1 to 1000 characters, not 7" in str(
         reports[1].violations[0]
     )
+
+
+# -- a broken line between games: the game before it is complete and kept whole --
+
+FIRST_LINE: dict[str, tuple[Callable[[bytes], bytes], str]] = {
+    "not JSON": (lambda raw: raw[:30] + b"\n", "not JSON"),
+    "a NUL byte": (lambda raw: raw[:10] + b"\0" + raw[10:], "a NUL byte"),
+    "bad UTF-8": (lambda raw: raw[:10] + b"\xff" + raw[10:], "not UTF-8 text (byte 0xff)"),
+    "a cut line": (lambda raw: raw[:-20] + b"\n", "not JSON"),
+}
+
+
+@pytest.mark.parametrize("case", FIRST_LINE, ids=list(FIRST_LINE))
+def test_a_broken_first_line_of_a_game_spoils_that_game_not_the_one_before(case: str) -> None:
+    """The issue: a broken first line of game N was added to game N-1 (whose
+    game-ended was read), throwing it away. N-1 is complete: it is kept whole, and
+    the broken line begins game N, which its other lines follow."""
+    change, message = FIRST_LINE[case]
+    games = _three_games()
+    second = [(json.dumps(line) + "\n").encode() for line in games[1]]
+    second[0] = change(second[0])
+    data = _text(games[0]).encode() + b"".join(second) + _text(games[2]).encode()
+    reports = _bytes_reports(data)
+    assert [r.readable for r in reports] == [True, False, True]
+    assert reports[0].valid
+    assert reports[0].finished
+    assert reports[2].valid
+    [broken] = reports[1].violations  # one error: the lines after it are its game's
+    assert message in broken.message
+    assert broken.pos.line == len(games[0]) + 1
+
+
+def test_a_broken_line_after_a_game_before_the_next_game_started_is_a_game_of_its_own() -> None:
+    games = _three_games()
+    text = _text(games[0]) + "{oops\n" + _text(games[1]) + _text(games[2])
+    reports = _reports(text)
+    assert [r.readable for r in reports] == [True, False, True, True]
+    assert [r.valid for r in reports] == [True, False, True, True]
+    assert str(reports[1].violations[0]).startswith(f"log.jsonl:{len(games[0]) + 1}:2: not JSON")
+
+
+def test_a_broken_line_after_an_unfinished_game_spoils_it() -> None:
+    """Without its game-ended a game may be missing its last events: a broken line
+    after it may be one of them, so the game is not kept as if whole; the next game,
+    which lost its game-started, is a game of its own."""
+    games = _three_games()
+    unfinished = games[0][: len(games[0]) // 2]
+    text = _text(unfinished) + "{oops\n" + _text(games[1][1:]) + _text(games[2])
+    reports = _reports(text)
+    assert [r.readable for r in reports] == [False, False, True]
+    assert reports[1].violations[0].message.startswith('game "g1" starts with')
+
+
+def test_a_game_of_more_than_max_rounds_is_refused() -> None:
+    game = _lines(simulate_game("standard", 4, 1))
+    reveal = next(k for k, line in enumerate(game) if line["type"] == "cards-revealed")
+    game[reveal]["round"] = MAX_ROUNDS + 1
+    for line in game[:reveal]:
+        if line["type"] == "card-chosen":
+            line["round"] = MAX_ROUNDS + 1
+    (report,) = _reports(_text(game))
+    assert not report.readable
+    assert f"a game records at most {MAX_ROUNDS} rounds" in report.violations[0].message
+
+
+# -- what write_jsonl writes, iter_jsonl reads --
+
+
+def _with_setup(game: list[Event], **changes: Any) -> list[Event]:
+    setup = game[0]
+    assert isinstance(setup, GameStarted)
+    return [attrs.evolve(setup, **changes), *game[1:]]
+
+
+@pytest.mark.parametrize(
+    ("changes", "why"),
+    [
+        ({"line": ("A" * 10_000, "Bob", "Cid", "Dee")}, "is 10000 characters long; at most 1000"),
+        ({"line": (" Ann", "Bob", "Cid", "Dee")}, "a name does not begin or end with a space"),
+        ({"tags": (("Event", "x" * (MAX_TEXT + 1)),)}, "characters long; at most 1000"),
+        (
+            {"tags": tuple((f"T{k}", "x" * MAX_TEXT) for k in range(MAX_LINE // MAX_TEXT + 1))},
+            "its game-started line is 10",
+        ),
+    ],
+)
+def test_write_jsonl_never_writes_a_game_the_reader_refuses(
+    changes: dict[str, Any], why: str
+) -> None:
+    """A GBN game with a 10,000-character name exported to JSON Lines that import
+    refused: such a game is now refused when written, naming it, with nothing of it
+    written; the games before it are written whole."""
+    good = simulate_game("standard", 4, 1)
+    bad = _with_setup(simulate_game("standard", 4, 2), **changes)
+    written: list[str] = []
+    with pytest.raises(InputError, match=why) as refused:
+        written.extend(write_jsonl([("g1", good), ("g2", bad), ("g3", good)]))
+    assert str(refused.value).startswith('game "g2" cannot be written as JSON Lines')
+    (report,) = _reports("".join(written))
+    assert report.valid
+    assert _strip(report.events) == good
+
+
+def test_a_game_at_the_limits_is_written_and_read_back() -> None:
+    name = "N" * MAX_TEXT
+    game = simulate_game("standard", 4, 1)
+    text = _log(game).replace('"Ann"', json.dumps(name))
+    (report,) = _reports(text)
+    assert report.valid
+    (again,) = _reports("".join(write_jsonl([("g" * MAX_TEXT, report.events)])))
+    assert again.valid
+    assert _strip(again.events) == _strip(report.events)
+    with pytest.raises(InputError, match="its id is 1001 characters long"):
+        list(write_jsonl([("g" * (MAX_TEXT + 1), report.events)]))
