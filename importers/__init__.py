@@ -31,21 +31,27 @@ def detect(path: Path) -> str:
 def iter_file(
     path: str | Path, fmt: str = "auto", source: str | None = None
 ) -> Iterator[RecordedGame]:
-    """Every game recorded in ``path``, one at a time (JSON Lines logs are streamed)."""
+    """Every game recorded in ``path``, one at a time as it is read.
+
+    Every format is streamed: the file is read line by line and memory holds one
+    game (and one line of at most ``MAX_LINE`` bytes), however large the file. A
+    file that cannot be opened is an InputError at once; anything wrong inside it
+    (a bad byte, a line past the limits) is a syntax error of the game it is in.
+    """
     path = Path(path)
     fmt = detect(path) if fmt == "auto" else fmt
     if fmt == "gbn":
-        from importers.gbn import read_gbn_file
+        from importers.gbn import iter_gbn_file
 
-        return iter(read_gbn_file(path, source))
+        return iter_gbn_file(path, source)
     if fmt == "jsonl":
         from importers.jsonl import iter_jsonl_file
 
         return iter_jsonl_file(path, source)
     if fmt == "csv":
-        from importers.csv_rounds import read_csv_file
+        from importers.csv_rounds import iter_csv_file
 
-        return iter(read_csv_file(path, source))
+        return iter_csv_file(path, source)
     raise InputError(f"{path}: unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
 
 

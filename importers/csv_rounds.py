@@ -3,35 +3,59 @@
 One column per swimmer in starting-line order (and one for the Shark), one row
 per round, tags as ``# Name: value`` lines above the header. The reader checks
 only the layout, with file:line:col for every error, and leaves the rules to the
-validator; a broken game spoils only itself.
+validator; a broken game spoils only itself. A file is read line by line (the
+lines of ``importers.gbn``: a NUL, a byte that is not UTF-8 or a line past the
+limit is an error of its game), so memory holds one game.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from getbit_events.events import SourcePos
+from getbit_events.limits import MAX_ROUNDS, MAX_TEXT, MAX_VIOLATIONS
 from getbit_events.record import RecordedGame, RecordedPlay, RecordedRound, RecordedTag, Violation
 from getbit_events.rules import SHARK_CARDS
+from importers.gbn import Line, file_lines, open_record, short, text_lines
 
-__all__ = ["read_csv", "read_csv_file"]
+__all__ = ["iter_csv", "iter_csv_file", "read_csv", "read_csv_file"]
 
 _TAG = re.compile(r"#\s*([A-Za-z][A-Za-z0-9_-]*)\s*:\s*(.*?)\s*$")
 _SHARK = frozenset(SHARK_CARDS)
 
 
-def read_csv_file(path: str | Path, source: str | None = None) -> list[RecordedGame]:
-    """Every game of a CSV file (InputError when it cannot be read as UTF-8 text)."""
-    from importers.gbn import read_text
+def _is_number(text: str) -> bool:
+    """ASCII digits of sensible length: int() reads them as written (not '²', '①', '፩')."""
+    return text.isascii() and text.isdigit() and len(text) < 10
 
-    return read_csv(*read_text(path, source))
+
+def iter_csv_file(path: str | Path, source: str | None = None) -> Iterator[RecordedGame]:
+    """The games of a CSV file one at a time, read line by line
+    (InputError at once when it cannot be opened)."""
+    stream, name = open_record(path, source)
+
+    def games() -> Iterator[RecordedGame]:
+        with stream:
+            yield from _Reader(name).games(file_lines(stream))
+
+    return games()
+
+
+def read_csv_file(path: str | Path, source: str | None = None) -> list[RecordedGame]:
+    """Every game of a CSV file (InputError when it cannot be opened)."""
+    return list(iter_csv_file(path, source))
+
+
+def iter_csv(text: str, source: str = "<text>") -> Iterator[RecordedGame]:
+    """The games of CSV ``text`` one at a time."""
+    return _Reader(source).games(text_lines(text))
 
 
 def read_csv(text: str, source: str = "<text>") -> list[RecordedGame]:
     """Every game of CSV ``text``, in order; games with layout errors carry them."""
-    return list(_Reader(source).games(text))
+    return list(iter_csv(text, source))
 
 
 def _cells(line: str, sep: str) -> list[tuple[str, int]]:
@@ -67,109 +91,251 @@ def _cells(line: str, sep: str) -> list[tuple[str, int]]:
         i = end + 1
 
 
+def _is_card(cell: str) -> bool:
+    return not cell or _is_number(cell) or cell == "-" or cell.casefold() in _SHARK
+
+
 class _Reader:
+    """The games of a sheet's lines, read one line at a time.
+
+    Where a game begins (``docs/csv.md``, how a damaged file is read): a tag line
+    or a header row after the header; after a blank line, a row numbered 1; a row
+    of names (a header whose ``round`` is damaged) after rows; and a line that is
+    not a row after a blank line, when the next row does not go on with the
+    game's rounds. Such a line is held (its error only) until a row or tag says
+    which game it is in.
+    """
+
     def __init__(self, source: str) -> None:
         self.source = source
         self.index = 0
+        self.held: list[Violation] = []
+        self.held_left_out = 0
+        self.held_start: SourcePos | None = None
         self._reset(None)
 
     def _reset(self, start: SourcePos | None) -> None:
         self.start = start
         self.tags: list[RecordedTag] = []
         self.header: list[tuple[str, int]] | None = None
+        self.header_line = 0
         self.sep = ","
         self.rounds: list[RecordedRound] = []
+        self.rows = 0  # rows read, those past MAX_ROUNDS too
+        self.last = 0  # the round number of the last row (0: none readable)
         self.errors: list[Violation] = []
+        self.left_out = 0
+        self.left_out_at: SourcePos | None = None
 
     def _game(self) -> RecordedGame:
         assert self.start is not None
         self.index += 1
         if self.header is None and not self.errors:
             self._error("expected the header row 'round,NAME,NAME,...' of the game", self.start)
+        errors = self.errors
+        if self.left_out:
+            assert self.left_out_at is not None
+            errors.append(
+                Violation(
+                    "syntax",
+                    f"{self.left_out} more syntax error{'s' if self.left_out != 1 else ''} "
+                    f"left out: at most {MAX_VIOLATIONS} are reported for a game",
+                    self.left_out_at,
+                    None,
+                )
+            )
         tags = list(self.tags)
-        if self.header is not None:
+        if self.header:
             line = [name for name, _ in self.header[1:] if not self._is_shark(name)]
             where = SourcePos(self.source, self.header_line, 1)
             tags.append(RecordedTag("Line", ", ".join(line), where))
         return RecordedGame(
-            self.source, self.index, self.start, tuple(tags), tuple(self.rounds), tuple(self.errors)
+            self.source, self.index, self.start, tuple(tags), tuple(self.rounds), tuple(errors)
         )
 
+    def _next_game(self, start: SourcePos) -> RecordedGame:
+        game = self._game()
+        self._reset(self.held_start or start)
+        self._release()
+        return game
+
+    def _release(self) -> None:
+        for violation in self.held:
+            self._keep(violation)
+        if self.held_left_out:
+            self.left_out += self.held_left_out
+            self.left_out_at = self.left_out_at or self.held_start
+        self.held = []
+        self.held_left_out = 0
+        self.held_start = None
+
+    def _hold(self, violation: Violation) -> None:
+        if self.held_start is None:
+            self.held_start = violation.pos
+        if len(self.held) < MAX_VIOLATIONS:
+            self.held.append(violation)
+        else:
+            self.held_left_out += 1
+
+    def _keep(self, violation: Violation) -> None:
+        if len(self.errors) < MAX_VIOLATIONS:
+            self.errors.append(violation)
+        else:
+            self.left_out += 1
+            self.left_out_at = self.left_out_at or violation.pos
+
     def _error(self, message: str, pos: SourcePos, rnd: int | None = None) -> None:
-        self.errors.append(Violation("syntax", message, pos, rnd))
+        self._keep(Violation("syntax", message, pos, rnd))
 
     def _is_shark(self, name: str) -> bool:
         shark = next((t.value for t in self.tags if t.name.casefold() == "shark"), None)
         return shark is not None and name.casefold() == shark.strip().casefold()
 
-    def games(self, text: str) -> Iterator[RecordedGame]:
-        for number, raw in enumerate(text.split("\n"), 1):
-            line = raw[:-1] if raw.endswith("\r") else raw
+    def games(self, lines: Iterable[Line]) -> Iterator[RecordedGame]:
+        blank = False  # a blank line since the last line read
+        for number, line, fault in lines:
             body = line.strip()
             if not body or not body.strip(",;"):
+                blank = True
                 continue  # blank, or a spreadsheet's empty row
             pos = SourcePos(self.source, number, len(line) - len(line.lstrip()) + 1)
+            tag = None
             if body.startswith("#"):
-                m = _TAG.match(body)
-                if m is None:
+                tag = _TAG.match(body)
+                if tag is None and fault is None:
                     continue  # a comment
-                if self.rounds or self.header is not None:  # a tag after rows: the next game
-                    yield self._game()
-                    self._reset(None)
-                if self.start is None:
-                    self.start = pos
-                self.tags.append(RecordedTag(m.group(1), m.group(2), pos))
-                continue
+            cells = _cells(line, self.sep)
+            header = tag is None and cells[0][0].casefold() == "round"
+            row = tag is None and not header and fault is None and _is_number(cells[0][0])
+            if tag is not None or header:
+                if self.rounds or self.header is not None or self.rows:
+                    yield self._next_game(pos)
+            elif self.rows:  # which game does this line belong to?
+                if row:
+                    written = int(cells[0][0])
+                    if self.held:
+                        if written > self.last:  # it goes on with the game: so do the held lines
+                            self._release()
+                        else:
+                            yield self._next_game(pos)
+                            self.header = []  # the held line was its header: its error says so
+                    elif blank and written == 1:
+                        yield self._next_game(pos)
+                elif blank or self.held:
+                    self._hold(self._stray(line, number, pos, fault))
+                    blank = False
+                    continue
+                elif not all(_is_card(cell) for cell, _ in cells[1:]):  # names: a header
+                    yield self._next_game(pos)
+            blank = False
             if self.start is None:
                 self.start = pos
-            if self.header is None:
-                self._read_header(line, pos)
-            elif self._looks_like_header(line):
-                yield self._game()
-                self._reset(pos)
-                self._read_header(line, pos)
+            if tag is not None:
+                self._tag(tag, pos, fault)
+            elif self.header is None or header:
+                self._read_header(line, pos, fault)
             else:
-                self._read_row(line, number)
+                self._read_row(line, number, fault)
         if self.start is not None:
+            game = self._game()
+            self._reset(None)
+            yield game
+        if self.held:  # lines after the last game's rows, in no game: a game of their own
+            assert self.held_start is not None
+            self.start = self.held_start
+            self.header = []  # its lines' errors say what is wrong
+            self._release()
             yield self._game()
 
-    def _looks_like_header(self, line: str) -> bool:
-        first = _cells(line, self.sep)[0][0]
-        return first.casefold() == "round"
+    def _stray(
+        self, line: str, number: int, pos: SourcePos, fault: tuple[int, str] | None
+    ) -> Violation:
+        """The error of a line after a game's rows that is not a row."""
+        if fault is not None:
+            return Violation("syntax", fault[1], SourcePos(self.source, number, fault[0]), None)
+        return Violation(
+            "syntax",
+            f"expected a row 'N,CARD,CARD,...', a tag '# Name: value' or a header "
+            f"'round,NAME,...', not {short(line.strip())}",
+            pos,
+            None,
+        )
 
-    def _read_header(self, line: str, pos: SourcePos) -> None:
+    def _tag(self, m: re.Match[str], pos: SourcePos, fault: tuple[int, str] | None) -> None:
+        if fault is not None:
+            self._error(fault[1], SourcePos(self.source, pos.line, fault[0]))
+            return
+        name, value = m.group(1, 2)
+        if name.casefold() == "teams":
+            longest = max(len(p.strip()) for p in re.split(r"[,;:]", value))
+        else:
+            longest = len(value)
+        longest = max(longest, len(name))
+        if longest > MAX_TEXT:
+            self._error(f"a tag's name or value of {longest} characters; at most {MAX_TEXT}", pos)
+            return
+        self.tags.append(RecordedTag(name, value, pos))
+
+    def _read_header(self, line: str, pos: SourcePos, fault: tuple[int, str] | None) -> None:
+        self.header_line = pos.line
+        if fault is not None:
+            self._error(fault[1], SourcePos(self.source, pos.line, fault[0]))
+            self.header = []
+            return
         self.sep = ";" if "," not in line and ";" in line else ","
         cells = _cells(line, self.sep)
-        self.header_line = pos.line
         if cells[0][0].casefold() != "round":
             self._error(
-                f"expected the header row 'round,NAME,NAME,...', not {line.strip()!r}",
+                f"expected the header row 'round,NAME,NAME,...', not {short(line.strip())}",
                 SourcePos(self.source, pos.line, cells[0][1]),
             )
             self.header = []
             return
+        ok = True
         for name, column in cells[1:]:
+            where = SourcePos(self.source, pos.line, column)
             if not name:
                 self._error(
-                    "an empty column name: every column after 'round' names a swimmer",
-                    SourcePos(self.source, pos.line, column),
+                    "an empty column name: every column after 'round' names a swimmer", where
                 )
-        self.header = cells
+            elif len(name) > MAX_TEXT:
+                self._error(
+                    f"a name of {len(name)} characters ({short(name)}); at most {MAX_TEXT}",
+                    where,
+                )
+                ok = False
+        self.header = cells if ok else []
 
-    def _read_row(self, line: str, number: int) -> None:
+    def _read_row(self, line: str, number: int, fault: tuple[int, str] | None) -> None:
         assert self.header is not None
+        self.rows += 1
+        if self.rows > MAX_ROUNDS:  # one error; the rest is skipped, not kept
+            if self.rows == MAX_ROUNDS + 1:
+                self._error(
+                    f"more than {MAX_ROUNDS} rounds: a game ends long before; "
+                    "its further rows are not read",
+                    SourcePos(self.source, number, 1),
+                )
+            return
+        cells = _cells(line, self.sep)
+        if _is_number(cells[0][0]):
+            self.last = int(cells[0][0])
         if not self.header:
             return  # the header is broken; its error says so
-        cells = _cells(line, self.sep)
         index = len(self.rounds) + 1
         pos = SourcePos(self.source, number, cells[0][1])
+        if fault is not None:
+            self._error(fault[1], SourcePos(self.source, number, fault[0]), index)
+            self.rounds.append(RecordedRound(index, index, pos, ()))
+            return
         width = len(self.header)
         if len(cells) != width:
             names = [n for n, _ in self.header[1:]]
             if len(cells) < width:
                 missing = ", ".join(names[len(cells) - 1 :])
                 message = (
-                    f"{len(cells)} cells where the header has {width}: no cell for {missing} "
+                    f"{len(cells)} cells where the header has {width}: no cell for "
+                    f"{short(missing) if len(missing) > 60 else missing} "
                     "(leave a cell empty, not out)"
                 )
                 column = len(line.rstrip()) + 1
@@ -180,9 +346,9 @@ class _Reader:
             self.rounds.append(RecordedRound(index, index, pos, ()))
             return
         value, column = cells[0]
-        if not value.isdigit():
+        if not _is_number(value):
             self._error(
-                f"expected the round number, not {value!r}",
+                f"expected the round number (ASCII digits), not {short(value)}",
                 SourcePos(self.source, number, column),
                 index,
             )
@@ -195,13 +361,13 @@ class _Reader:
             if not card:
                 continue  # not in the game (or the Shark in round 1)
             folded = card.casefold()
-            if card.isdigit() or card == "-" or folded in _SHARK:
+            if _is_number(card) or card == "-" or folded in _SHARK:
                 card = folded if folded in _SHARK else card
                 plays.append(RecordedPlay(name, card, number, column))
             else:
                 self._error(
                     f"expected a card for {name}: 1 to 7, '-' or a Shark card "
-                    f"({', '.join(SHARK_CARDS)}), not {card!r}",
+                    f"({', '.join(SHARK_CARDS)}), not {short(card)}",
                     where,
                     index,
                 )

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import attrs
 
@@ -33,6 +33,7 @@ from getbit_events.events import (
     SwimmerBitten,
     SwimmerDevoured,
 )
+from getbit_events.limits import MAX_LINE, MAX_ROUNDS, MAX_TEXT, MAX_VIOLATIONS
 from getbit_events.record import (
     RecordedGame,
     RecordedOutcome,
@@ -46,21 +47,30 @@ from getbit_events.rules import LIMBS, SHARK_CARDS
 from getbit_events.state import GameState
 
 __all__ = [
-    "decode",
+    "Line",
+    "file_lines",
     "iter_gbn",
+    "iter_gbn_file",
+    "open_record",
     "outcome_text",
     "read_gbn",
     "read_gbn_file",
-    "read_text",
+    "short",
+    "text_lines",
     "write_gbn",
 ]
 
 _TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(?:#.*)?$')
 _ESCAPE = re.compile(r'\\(["\\])')  # in a tag's value: \" is a quote, \\ a backslash
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+# a tag somewhere on a line (a tag line run into something before it)
+_TAG_INSIDE = re.compile(r'\[\s*[A-Za-z][A-Za-z0-9_-]*\s+"')
+# tags whose value is a list of names: each name is held to MAX_TEXT, not the whole value
+_NAME_TAGS = frozenset(("line", "teams"))
+_NAME_SEPARATORS = re.compile(r"[,;:]")
 # A round line: its number (any number of digits: a wrong one is a rule error, R17), then
 # a dot
-_ROUND = re.compile(r"(\d+)\s*\.")
+_ROUND = re.compile(r"([0-9]+)\s*\.")  # ASCII digits only: int() reads others otherwise
 _LONGEST_NUMBER = 4000  # digits; Python reads no longer decimal numbers by default
 _SHARK = frozenset(SHARK_CARDS)
 _LIMBS = frozenset(LIMBS)
@@ -70,7 +80,7 @@ _OUTCOMES = "bit, out, miss, hunger, discard, refresh or line"
 # read only if the validator asks (it compares the text with the rules' own first).
 # (Possessive repeats, ``++`` and ``*+``: what each repeats cannot run into what
 # follows it, so they match just what plain ones would, without trying to back off.)
-_NAME = r"[^\s,;]++"
+_NAME = rf"[^\s,;]{{1,{MAX_TEXT}}}+"  # a longer name takes the careful path, which refuses it
 _NUMBER = r"[0-9]{1,9}+"
 _ONE_OUTCOME = (
     rf"(?:line {_NAME}(?:, {_NAME})*+|bit {_NAME} (?:{'|'.join(LIMBS)})|"
@@ -91,38 +101,115 @@ def _is_number(text: str) -> bool:
     return text.isascii() and text.isdigit() and len(text) < 10
 
 
-def decode(data: bytes, source: str) -> str:
-    """UTF-8 text with any byte-order mark dropped; a clear error naming the line otherwise."""
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise InputError(
-            f"{source}:{line}:{column}: not UTF-8 text (byte 0x{data[exc.start]:02x})"
-        ) from None
-    nul = text.find("\0")
-    if nul >= 0:
-        line = text.count("\n", 0, nul) + 1
-        column = nul - (text.rfind("\n", 0, nul) + 1) + 1
-        raise InputError(f"{source}:{line}:{column}: a NUL byte; this is not a text file")
-    return text
+def _longest_text(name: str, value: str) -> int:
+    """The length of the longest text a tag holds: its name, its value, or for a tag of
+    names (Line, Teams) the longest name."""
+    if name.casefold() in _NAME_TAGS:
+        longest = max(len(piece.strip()) for piece in _NAME_SEPARATORS.split(value))
+    else:
+        longest = len(value)
+    return max(len(name), longest)
 
 
-def read_text(path: str | Path, source: str | None = None) -> tuple[str, str]:
-    """A record file's text and the name errors give it (InputError if it is not text)."""
-    path = Path(path)
+def _long_name(name: str) -> str:
+    return f"a name of {len(name)} characters ({short(name)}); at most {MAX_TEXT}"
+
+
+def short(value: str) -> str:
+    """``value`` quoted for a message, cut short when it is long (a line may be a megabyte)."""
+    return repr(value) if len(value) <= 60 else repr(value[:57]) + "..."
+
+
+#: one line of a record file: its number, its text without the line end, and what
+#: makes it unreadable (the column and what is wrong: a NUL, a byte that is not
+#: UTF-8, a line past MAX_LINE bytes) or None
+Line = tuple[int, str, tuple[int, str] | None]
+
+_NUL = "a NUL byte; this is not text"
+_TOO_LONG = f"the line is longer than {MAX_LINE} bytes (the limit of every record format)"
+# a line of more characters than this may be more than MAX_LINE bytes of UTF-8
+_MAYBE_LONG = MAX_LINE // 4
+
+
+def text_lines(text: str) -> Iterator[Line]:
+    """Each line of ``text`` (a byte-order mark at its start dropped)."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    for number, raw in enumerate(text.split("\n"), 1):
+        line = raw[:-1] if raw.endswith("\r") else raw
+        fault: tuple[int, str] | None = None
+        if len(line) > _MAYBE_LONG and len(line.encode("utf-8", "surrogatepass")) > MAX_LINE:
+            fault = (1, _TOO_LONG)
+        elif "\0" in line:
+            fault = (line.index("\0") + 1, _NUL)
+        yield number, line, fault
+
+
+def file_lines(stream: IO[bytes]) -> Iterator[Line]:
+    """Each line of a binary ``stream``, decoded here one line at a time.
+
+    A line is never held past MAX_LINE + 1 bytes: a longer one is reported by its
+    first bytes and the rest is skipped in small pieces. A line that is not UTF-8
+    text, or holds a NUL, is reported at the column of the first bad byte, with
+    its text decoded as far as it can be (the reader still sees where games begin).
+    """
+    number = 0
+    while True:
+        raw = stream.readline(MAX_LINE + 1)
+        if not raw:
+            return
+        number += 1
+        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+            raw = raw[3:]
+        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+            while True:  # skip the rest of the line without holding it
+                chunk = stream.readline(1 << 16)
+                if not chunk or chunk.endswith(b"\n"):
+                    break
+            yield number, raw[:200].decode("utf-8", "replace"), (1, _TOO_LONG)
+            continue
+        if raw.endswith(b"\n"):
+            raw = raw[:-2] if raw.endswith(b"\r\n") else raw[:-1]
+        elif raw.endswith(b"\r"):
+            raw = raw[:-1]
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            column = len(raw[: exc.start].decode("utf-8")) + 1
+            bad = f"not UTF-8 text (byte 0x{raw[exc.start]:02x})"
+            yield number, raw.decode("utf-8", "replace"), (column, bad)
+            continue
+        if "\0" in line:
+            yield number, line, (line.index("\0") + 1, _NUL)
+        else:
+            yield number, line, None
+
+
+def open_record(path: str | Path, source: str | None = None) -> tuple[IO[bytes], str]:
+    """A record file opened to be read line by line, and the name its errors give it
+    (InputError when it cannot be opened)."""
     name = source if source is not None else str(path)
     try:
-        data = path.read_bytes()
+        return open(path, "rb"), name
     except OSError as exc:
         raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
-    return decode(data, name), name
+
+
+def iter_gbn_file(path: str | Path, source: str | None = None) -> Iterator[RecordedGame]:
+    """The games of a GBN file one at a time, read line by line: memory holds one game
+    (InputError at once when the file cannot be opened)."""
+    stream, name = open_record(path, source)
+    return _file_games(stream, name)
+
+
+def _file_games(stream: IO[bytes], source: str) -> Iterator[RecordedGame]:
+    with stream:
+        yield from _Reader(source).games(file_lines(stream))
 
 
 def read_gbn_file(path: str | Path, source: str | None = None) -> list[RecordedGame]:
-    """Read every game of a GBN file (raises InputError when it is not readable text)."""
-    return read_gbn(*read_text(path, source))
+    """Every game of a GBN file (InputError when it cannot be opened)."""
+    return list(iter_gbn_file(path, source))
 
 
 def read_gbn(text: str, source: str = "<text>") -> list[RecordedGame]:
@@ -132,7 +219,7 @@ def read_gbn(text: str, source: str = "<text>") -> list[RecordedGame]:
 
 def iter_gbn(text: str, source: str = "<text>") -> Iterator[RecordedGame]:
     """The games of ``text`` one at a time, each as soon as it is read."""
-    return _Reader(source).games(text)
+    return _Reader(source).games(text_lines(text))
 
 
 def _after_space(text: str, at: int) -> int:
@@ -185,7 +272,7 @@ def _tag_fault(body: str) -> tuple[int, str]:
     if body[at : at + 1] != "]":
         return at, "expected ']' after the tag's value"
     at = _after_space(body, at + 1)
-    return at, f"expected the end of the line after the tag, not {body[at:]!r}"
+    return at, f"expected the end of the line after the tag, not {short(body[at:])}"
 
 
 class _PlainRound:
@@ -256,9 +343,22 @@ class _PlainRound:
 
 
 class _Reader:
+    """The games of a record's lines, read one line at a time.
+
+    Where a game begins (``docs/gbn.md``, how a damaged file is read): a tag line
+    after round lines; after a blank line, a round line numbered 1; and a line
+    that is neither tag nor round after a blank line (a damaged tag, a stray line)
+    when the next round line does not go on with the game's rounds. Such a line
+    is held (its error only) until that round line or tag says which game it is in.
+    """
+
     def __init__(self, source: str) -> None:
         self.source = source
         self.index = 0
+        # errors of lines after a game's rounds whose game is not known yet
+        self.held: list[Violation] = []
+        self.held_left_out = 0
+        self.held_start: SourcePos | None = None
         self._reset(None)
 
     def _reset(self, start: SourcePos | None) -> None:
@@ -266,50 +366,156 @@ class _Reader:
         self.tags: list[RecordedTag] = []
         self.rounds: list[RecordedRound] = []
         self.errors: list[Violation] = []
+        self.left_out = 0  # syntax errors past MAX_VIOLATIONS, counted
+        self.left_out_at: SourcePos | None = None
+        self.round_lines = 0  # round lines read, those past MAX_ROUNDS too
+        self.last = 0  # the number the last round line gives (0: none readable)
 
     def _game(self) -> RecordedGame:
         assert self.start is not None
         self.index += 1
+        errors = self.errors
+        if self.left_out:
+            assert self.left_out_at is not None
+            errors.append(
+                Violation(
+                    "syntax",
+                    f"{self.left_out} more syntax error{'s' if self.left_out != 1 else ''} "
+                    f"left out: at most {MAX_VIOLATIONS} are reported for a game",
+                    self.left_out_at,
+                    None,
+                )
+            )
         return RecordedGame(
             self.source,
             self.index,
             self.start,
             tuple(self.tags),
             tuple(self.rounds),
-            tuple(self.errors),
+            tuple(errors),
         )
 
-    def games(self, text: str) -> Iterator[RecordedGame]:
-        if text.startswith("\ufeff"):
-            text = text[1:]
-        for number, raw in enumerate(text.split("\n"), 1):
-            line = raw[:-1] if raw.endswith("\r") else raw
+    def _next_game(self, start: SourcePos) -> RecordedGame:
+        """The game read so far; a new one begins at ``start`` (or the first held line),
+        with the errors of the lines held for it."""
+        game = self._game()
+        self._reset(self.held_start or start)
+        self._release()
+        return game
+
+    def _release(self) -> None:
+        """The held lines belong to the game being read."""
+        for violation in self.held:
+            self._keep(violation)
+        self._count_left_out(self.held_left_out, self.held_start)
+        self.held = []
+        self.held_left_out = 0
+        self.held_start = None
+
+    def _hold(self, violation: Violation) -> None:
+        if self.held_start is None:
+            self.held_start = SourcePos(self.source, violation.pos.line, violation.pos.column)
+        if len(self.held) < MAX_VIOLATIONS:
+            self.held.append(violation)
+        else:
+            self.held_left_out += 1
+
+    def games(self, lines: Iterable[Line]) -> Iterator[RecordedGame]:
+        blank = False  # a blank line since the last line read
+        for number, line, fault in lines:
             body = line.lstrip()
-            if not body or body.startswith("#"):
+            if not body:
+                blank = True
+                continue
+            if body[0] == "#" and fault is None:
                 continue
             indent = len(line) - len(body)
-            if body.startswith("["):
-                if self.rounds:  # a tag after a round line starts the next game
-                    yield self._game()
-                    self._reset(None)
-                pos = SourcePos(self.source, number, indent + 1)
-                if self.start is None:
-                    self.start = pos
-                self._tag(body, pos)
-                continue
-            if "#" in body:
-                body = body.split("#", 1)[0]
-            body = body.rstrip()
+            pos = SourcePos(self.source, number, indent + 1)
+            tag = body[0] == "["
+            plain: re.Match[str] | None = None
+            written = -1  # the round number the line gives: -1 for a line that is no round
+            if not tag:
+                if "#" in body:
+                    body = body.split("#", 1)[0]
+                body = body.rstrip()
+                if fault is None:
+                    plain = _PLAIN_ROUND.fullmatch(body)
+                if plain is not None:
+                    written = int(plain.group(1))
+                else:
+                    m = _ROUND.match(body)
+                    if m is not None:
+                        digits = m.group(1)
+                        written = int(digits) if len(digits) < 10 else 0
+                    elif self.round_lines and "[" in body and _TAG_INSIDE.search(body):
+                        tag = True  # a tag run into something before it: it starts a game
+            if self.round_lines:  # which game does this line belong to?
+                if tag:
+                    yield self._next_game(pos)
+                elif written < 0:
+                    if blank or self.held:
+                        self._hold(self._stray(body, number, indent, fault))
+                        blank = False
+                        continue
+                elif self.held:
+                    if written > self.last:  # it goes on with the game: so do the held lines
+                        self._release()
+                    else:
+                        yield self._next_game(pos)
+                elif blank and written == 1:
+                    yield self._next_game(pos)
+            elif self.held:  # pragma: no cover - lines are held only after round lines
+                self._release()
+            blank = False
             if self.start is None:
-                self.start = SourcePos(self.source, number, indent + 1)
-            self._round(body, number, indent)
+                self.start = pos
+            if tag:
+                if fault is not None:
+                    self._error(fault[1], number, fault[0], None)
+                else:
+                    self._tag(body, pos)
+            elif written >= 0:
+                self._round(body, number, indent, written, plain, fault)
+            else:
+                self._keep(self._stray(body, number, indent, fault))
         if self.start is not None:
+            game = self._game()
+            self._reset(None)
+            yield game
+        if self.held:  # lines after the last game's rounds, in no game: a game of their own
+            assert self.held_start is not None
+            self.start = self.held_start
+            self._release()
             yield self._game()
 
-    def _error(self, message: str, line: int, column: int, rnd: int | None) -> None:
-        self.errors.append(
-            Violation("syntax", message, SourcePos(self.source, line, column), rnd)
+    def _stray(
+        self, body: str, number: int, indent: int, fault: tuple[int, str] | None
+    ) -> Violation:
+        """The error of a line that is neither a tag nor a round."""
+        if fault is not None:
+            return Violation("syntax", fault[1], SourcePos(self.source, number, fault[0]), None)
+        return Violation(
+            "syntax",
+            'expected a tag [Name "value"] or a round "N. NAME CARD, ..."',
+            SourcePos(self.source, number, indent + 1),
+            None,
         )
+
+    def _keep(self, violation: Violation) -> None:
+        """A syntax error of the game being read (past MAX_VIOLATIONS only counted)."""
+        if len(self.errors) < MAX_VIOLATIONS:
+            self.errors.append(violation)
+        else:
+            self._count_left_out(1, violation.pos)
+
+    def _count_left_out(self, n: int, pos: SourcePos | None) -> None:
+        if n:
+            self.left_out += n
+            if self.left_out_at is None:
+                self.left_out_at = pos
+
+    def _error(self, message: str, line: int, column: int, rnd: int | None) -> None:
+        self._keep(Violation("syntax", message, SourcePos(self.source, line, column), rnd))
 
     def _tag(self, body: str, pos: SourcePos) -> None:
         m = _TAG.match(body)
@@ -317,14 +523,44 @@ class _Reader:
             at, expected = _tag_fault(body)
             self._error(expected, pos.line, pos.column + at, None)
             return
-        value = m.group(2)
+        name, value = m.group(1, 2)
         if "\\" in value:  # the two escapes; any other backslash is kept as written
             value = _ESCAPE.sub(r"\1", value)
-        self.tags.append(RecordedTag(m.group(1), value, pos))
+        longest = _longest_text(name, value)
+        if longest > MAX_TEXT:  # what one format reads, every other reads and the store keeps
+            what = "a name" if name.casefold() in _NAME_TAGS else "the value"
+            self._error(
+                f"{what} of {longest} characters in the tag {short(name)}; at most {MAX_TEXT}",
+                pos.line,
+                pos.column,
+                None,
+            )
+            return
+        self.tags.append(RecordedTag(name, value, pos))
 
-    def _round(self, body: str, number: int, indent: int) -> None:
+    def _round(
+        self,
+        body: str,
+        number: int,
+        indent: int,
+        written: int,
+        plain: re.Match[str] | None,
+        fault: tuple[int, str] | None,
+    ) -> None:
+        self.round_lines += 1
+        if self.round_lines > MAX_ROUNDS:  # one error; the rest is skipped, not kept
+            if self.round_lines == MAX_ROUNDS + 1:
+                self._error(
+                    f"more than {MAX_ROUNDS} rounds: a game ends long before; "
+                    "its further rounds are not read",
+                    number,
+                    indent + 1,
+                    None,
+                )
+            return
+        if written > 0:
+            self.last = written
         index = len(self.rounds) + 1
-        plain = _PLAIN_ROUND.fullmatch(body)
         if plain is not None:  # as write_gbn writes it: the pairs now, the rest when asked
             play_text, outcome_text = plain.group(2, 3)
             offset = indent + plain.start(2)
@@ -332,23 +568,20 @@ class _Reader:
             self.rounds.append(
                 RecordedRound(
                     index,
-                    int(plain.group(1)),
+                    written,
                     None,
                     cards=tuple(zip(words, words, strict=False)),  # pairs: the pattern matched
                     text=_PlainRound(self, number, indent, play_text, offset, outcome_text, index),
                 )
             )
             return
-        m = _ROUND.match(body)
-        if m is None:
-            self._error(
-                'expected a tag [Name "value"] or a round "N. NAME CARD, ..."',
-                number,
-                indent + 1,
-                None,
-            )
-            return
         pos = SourcePos(self.source, number, indent + 1)
+        if fault is not None:  # keep the count of round lines right for later errors
+            self._error(fault[1], number, fault[0], index)
+            self.rounds.append(RecordedRound(index, max(written, 0), pos, ()))
+            return
+        m = _ROUND.match(body)
+        assert m is not None, "a round line is read as one"
         if len(m.group(1)) > _LONGEST_NUMBER:  # still a round line, among the game's rounds
             self._error(f"a round number of {len(m.group(1))} digits", number, indent + 1, index)
             self.rounds.append(RecordedRound(index, 0, pos))
@@ -384,6 +617,12 @@ class _Reader:
             at = column + _after_space(item, 0)
             outcome = self._outcome(item.strip(), line, at, rnd)
             column += len(item) + 1
+            if outcome is not None:
+                names = [*outcome.names, *(name for name, _ in outcome.cards)]
+                longest = max(names, key=len, default="")
+                if len(longest) > MAX_TEXT:
+                    self._error(_long_name(longest), line, at, rnd)
+                    outcome = None
             if outcome is None:
                 ok = False
             else:
@@ -397,7 +636,7 @@ class _Reader:
             what = "a play" if text else "a play after the round number"
             self._error(
                 f"expected {what}: NAME CARD, e.g. 'Anne 3', 'Anne -' or 'Jaws any-limb',"
-                f" not {text!r}",
+                f" not {short(text)}",
                 line,
                 column,
                 rnd,
@@ -407,11 +646,14 @@ class _Reader:
         if not (_is_number(card) or card == "-" or folded in _SHARK):
             self._error(
                 f"expected a card after {name}: 1 to 7, '-' or a Shark card "
-                f"({', '.join(SHARK_CARDS)}), not {card!r}",
+                f"({', '.join(SHARK_CARDS)}), not {short(card)}",
                 line,
                 column + len(text) - len(card),
                 rnd,
             )
+            return None
+        if len(name) > MAX_TEXT:
+            self._error(_long_name(name), line, column, rnd)
             return None
         return RecordedPlay(name, folded if folded in _SHARK else card, line, column)
 
@@ -458,9 +700,9 @@ class _Reader:
                 "refresh": "refresh NAME, ...",
                 "line": "line NAME, NAME, ...",
             }
-            message = f"expected '{forms[keyword]}', not {text!r}"
+            message = f"expected '{forms[keyword]}', not {short(text)}"
         else:
-            message = f"expected an outcome ({_OUTCOMES}), not {text!r}"
+            message = f"expected an outcome ({_OUTCOMES}), not {short(text)}"
         self._error(message, line, column, rnd)
         return None
 

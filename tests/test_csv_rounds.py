@@ -111,8 +111,14 @@ def test_quoted_cells_crlf_and_a_bom(tmp_path: Path) -> None:
     assert validate_game(game).valid
 
 
-def test_a_wrong_encoding_is_named(tmp_path: Path) -> None:
+def test_a_wrong_encoding_spoils_only_its_game(tmp_path: Path) -> None:
+    # a byte that is not UTF-8 used to refuse the whole file; now it is an error of
+    # its game at line:col, and the game after it is read
     path = tmp_path / "sheet.csv"
-    path.write_bytes(CSV.encode().replace(b"Anne", b"Ann\xe9"))
-    with pytest.raises(ValueError, match=r"sheet.csv:3:15: not UTF-8 text \(byte 0xe9\)"):
-        read_file(path)
+    bad = CSV.encode().replace(b"Anne", b"Ann\xe9")
+    path.write_bytes(bad + b"\n" + CSV.encode())
+    first, second = read_file(path)
+    assert [str(v) for v in first.syntax_errors] == [
+        f"{path}:3:15: not UTF-8 text (byte 0xe9) [syntax]"
+    ]
+    assert validate_game(second).valid
