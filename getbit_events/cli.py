@@ -3,12 +3,15 @@ function and render its result. This is the one module that wires the core to
 ``importers``, ``replay`` and ``reports``.
 
 Exit codes: 0 all good, 1 a game breaks the rules, 2 an input cannot be read
-or the command is misused.
+or the command is misused, 3 an internal error (a bug in getbit, never the
+input's fault: one line on stderr says so; ``GETBIT_DEBUG=1`` shows the traceback).
 """
 
 from __future__ import annotations
 
+import os
 import sys
+import traceback
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
@@ -16,7 +19,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from getbit_events.cli_output import SafeConsole, utf8, write_json
+from getbit_events.cli_output import SafeConsole, bug_line, utf8, write_json
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.events import Event
 from getbit_events.record import RecordedGame
@@ -25,7 +28,7 @@ from getbit_events.validate import GameReport, validate_game
 
 __all__ = ["app", "main"]
 
-EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
+EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE, EXIT_BUG = 0, 1, 2, 3
 
 app = typer.Typer(
     name="getbit",
@@ -49,10 +52,11 @@ def _files(paths: list[Path]) -> Iterator[Path]:
             yield path
 
 
-def _read(path: Path) -> list[RecordedGame]:
-    from importers import read_file
+def _games(path: Path) -> Iterator[RecordedGame]:
+    """The games of one file as it is read (memory bounded by one game)."""
+    from importers import iter_file
 
-    return read_file(path)
+    return iter_file(path)
 
 
 def _render(report: GameReport) -> None:
@@ -84,34 +88,58 @@ def validate(
 ) -> None:
     """Check recorded games against the rules; report every violation."""
     code = EXIT_OK
-    counts = {"games": 0, "valid": 0, "invalid": 0, "unfinished": 0}
+    counts = {"games": 0, "valid": 0, "invalid": 0, "unfinished": 0, "unchecked": 0}
     for path in _files(paths):
         try:
             if not path.exists():  # said, and the other paths are still read
                 raise InputError(f"{path}: no such file or folder")
-            games = _read(path)
+            # the games read before a file turns out unreadable still count
+            for game in _games(path):
+                code = max(code, _check(game, as_json, counts))
         except InputError as exc:
             err.print(escape(str(exc)))
-            code = EXIT_UNREADABLE
-            continue
-        for game in games:
-            report = validate_game(game)
-            counts["games"] += 1
-            counts["valid" if report.valid else "invalid"] += 1
-            counts["unfinished"] += report.valid and not report.finished
-            if not report.valid and code == EXIT_OK:
-                code = EXIT_INVALID
-            if as_json:
-                write_json(report.to_json())
-            else:
-                _render(report)
+            code = max(code, EXIT_UNREADABLE)
+        except Exception as exc:  # a reader's bug: the rest of this file is lost, not the others
+            if _debug():
+                traceback.print_exc()
+            err.print(escape(f"{path}: {bug_line(exc)}"))
+            code = EXIT_BUG
     if not as_json:
         games_word = "game" if counts["games"] == 1 else "games"
+        unchecked = f", {counts['unchecked']} not checked (a bug)" if counts["unchecked"] else ""
         out.print(
             f"{counts['games']} {games_word}: {counts['valid']} valid "
             f"({counts['unfinished']} unfinished), {counts['invalid']} with violations"
+            + unchecked
         )
     raise typer.Exit(code)
+
+
+def _check(game: RecordedGame, as_json: bool, counts: dict[str, int]) -> int:
+    """Validate and show one game; its exit code. A crash while checking it is
+    reported as that game's (file:line) and the other games go on."""
+    counts["games"] += 1
+    try:
+        report = validate_game(game)
+        shown = report.to_json() if as_json else None
+    except Exception as exc:
+        if _debug():
+            traceback.print_exc()
+        where = f"{game.source}:{game.pos.line}: game {game.index}"
+        err.print(escape(f"{where}: not checked: {bug_line(exc)}"))
+        counts["unchecked"] += 1
+        return EXIT_BUG
+    counts["valid" if report.valid else "invalid"] += 1
+    counts["unfinished"] += report.valid and not report.finished
+    if shown is not None:
+        write_json(shown)
+    else:
+        _render(report)
+    return EXIT_OK if report.valid else EXIT_INVALID
+
+
+def _debug() -> bool:
+    return os.environ.get("GETBIT_DEBUG") == "1"
 
 
 @app.command()
@@ -185,10 +213,17 @@ def _tolerant_streams() -> None:
 
 
 def main() -> None:
-    """Entry point of the ``getbit`` script: no traceback for bad input."""
+    """Entry point of the ``getbit`` script: no traceback for bad input, and a bug is
+    told apart from it (exit code 3, one line saying it is a bug)."""
     _tolerant_streams()
     try:
         app()
     except GetbitError as exc:
         err.print(escape(str(exc)))
         sys.exit(EXIT_UNREADABLE)
+    except Exception as exc:
+        if _debug():
+            traceback.print_exc()
+        command = " ".join(["getbit", *(a for a in sys.argv[1:2] if not a.startswith("-"))])
+        err.print(escape(f"{command}: {bug_line(exc)}"))
+        sys.exit(EXIT_BUG)

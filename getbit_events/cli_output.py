@@ -13,11 +13,15 @@ from rich.console import Console, ConsoleOptions, RenderableType
 from rich.segment import Segment
 from rich.text import Text
 
-__all__ = ["SafeConsole", "shown", "utf8", "write_json"]
+__all__ = ["SafeConsole", "bug_line", "shown", "utf8", "write_json"]
 
-# Control characters (all but tab and newline) and the bidirectional overrides, which
-# would reorder what follows them on screen: a name from a record may hold any of them
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# Control characters (all but tab and newline: C0, DEL, C1 with NEL U+0085), the line
+# and paragraph separators U+2028 and U+2029 (a terminal may break the line there) and
+# the bidirectional marks and overrides, which would reorder what follows them on
+# screen: a name from a record may hold any of them
+_CONTROL = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -56,6 +60,27 @@ def utf8(stream: object) -> bool:
 def write_json(data: Any, indent: int | None = None) -> None:
     """``data`` as JSON on stdout, one document a line unless indented; where stdout
     is not UTF-8 every other character is written as a JSON escape, so the text
-    stays valid JSON whatever the terminal."""
+    stays valid JSON whatever the terminal. NEL, U+2028 and U+2029 are always
+    written as escapes: the values are as given, and a line is one document."""
     text = json.dumps(data, ensure_ascii=not utf8(sys.stdout), indent=indent)
+    if _BREAKS.search(text):  # only a string can hold them: the same value, escaped
+        text = _BREAKS.sub(_json_escape, text)
     sys.stdout.write(text + "\n")
+
+
+# Characters that some readers of JSON Lines take for a line's end (Python's
+# str.splitlines, older JavaScript): written as JSON escapes, never raw
+_BREAKS = re.compile("[\x85\u2028\u2029]")
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def bug_line(exc: BaseException) -> str:
+    """The one line an internal error (exit code 3) is told by: the exception's type and
+    message, never a traceback; the message on one line and cut short when long."""
+    said = " ".join(str(exc).split()) or "(no message)"
+    if len(said) > 500:
+        said = said[:497] + "..."
+    return f"internal error (a bug, please report it): {type(exc).__name__}: {said}"

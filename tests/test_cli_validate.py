@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from getbit_events.errors import InputError
 from importers.gbn import read_gbn_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -323,30 +324,29 @@ def test_a_missing_path_does_not_stop_the_others_being_read(tmp_path: Path) -> N
     assert result.stdout.splitlines()[-1] == "1 game: 1 valid (0 unfinished), 0 with violations"
 
 
-def test_bad_utf8_exits_2_names_the_place_and_the_rest_is_read(tmp_path: Path) -> None:
+def test_bad_utf8_spoils_only_its_game_named_at_its_place(tmp_path: Path) -> None:
+    # a bad byte spoils the game it is in (a syntax error at its place), not the file
     (tmp_path / "a-bad.gbn").write_bytes(b'[Line "A, B, C, D"]\n1. A 1, B \xff2\n')
     (tmp_path / "b-good.gbn").write_text(R8_GAME, encoding="utf-8")
     result = getbit("a-bad.gbn", "b-good.gbn", cwd=tmp_path)
-    assert result.returncode == 2
-    assert "a-bad.gbn:2:11" in result.stderr
-    assert "UTF-8" in result.stderr
+    assert result.returncode == 1
+    assert "  a-bad.gbn:2:11: round 1: not UTF-8 text (byte 0xff) [syntax]" in result.stdout
     assert "b-good.gbn game 1 (line 1): ok (C wins)" in result.stdout
-    no_traceback(result)
+    assert "Traceback" not in result.stderr + result.stdout
 
 
-def test_nul_byte_exits_2(tmp_path: Path) -> None:
+def test_a_nul_byte_spoils_only_its_game(tmp_path: Path) -> None:
     (tmp_path / "nul.gbn").write_bytes(b'[Line "A, B, C, D"]\n1. A 1\x00\n')
     result = getbit("nul.gbn", cwd=tmp_path)
-    assert result.returncode == 2
-    assert "nul.gbn:2:7" in result.stderr
-    assert "NUL" in result.stderr
-    no_traceback(result)
+    assert result.returncode == 1
+    assert "nul.gbn:2:7" in result.stdout
+    assert "NUL" in result.stdout
+    assert "Traceback" not in result.stderr + result.stdout
 
 
 def test_unreadable_beats_invalid(tmp_path: Path) -> None:
     (tmp_path / "a.gbn").write_text('[Line "A, B, C"]\n', encoding="utf-8")
-    (tmp_path / "b.gbn").write_bytes(b"\xff\xfe")
-    assert getbit("a.gbn", "b.gbn", cwd=tmp_path).returncode == 2
+    assert getbit("a.gbn", "b.gbn", cwd=tmp_path).returncode == 2  # b.gbn: no such file
     assert getbit("b.gbn", "a.gbn", cwd=tmp_path).returncode == 2
     assert getbit("a.gbn", cwd=tmp_path).returncode == 1
 
@@ -459,3 +459,148 @@ def test_names_outside_the_terminal_encoding_do_not_crash(tmp_path: Path, as_jso
         assert result.stdout.splitlines()[-1] == (
             "1 game: 0 valid (0 unfinished), 1 with violations"
         )
+
+
+def test_line_and_paragraph_separators_are_shown_escaped_never_sent(tmp_path: Path) -> None:
+    """U+2028, U+2029 and NEL (U+0085) reached the terminal raw, where they may break
+    the line: they are printed as escapes like the other control characters; --json
+    and the record keep them as given."""
+    from getbit_events.simulate import simulate_game
+    from importers.jsonl import write_jsonl
+
+    names = {"Ann": "A\u2028nn", "Bob": "B\u2029ob", "Cid": "C\x85id"}
+    text = "".join(write_jsonl([("g1", simulate_game("standard", 4, 1))]))
+    for old, new in names.items():
+        text = text.replace(f'"{old}"', json.dumps(new, ensure_ascii=False))
+    stranger = json.dumps("Z\u2028ed", ensure_ascii=False)
+    text = text.replace('"round":1,"cards":[', f'"round":1,"cards":[[{stranger},1],', 1)
+    (tmp_path / "s.jsonl").write_text(text, encoding="utf-8")
+    result = getbit("s.jsonl", cwd=tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert not set("\u2028\u2029\x85") & set(result.stdout + result.stderr)
+    said = "round 1: Z\\u2028ed is not a swimmer in this game [unknown-swimmer]"
+    assert said in result.stdout
+    as_json = getbit("--json", "s.jsonl", cwd=tmp_path)
+    assert not set("\u2028\u2029\x85") & set(as_json.stdout)  # escaped: one report a line
+    [report] = json_lines(as_json)
+    assert set(names.values()) <= set(report["final"]["limbs"])  # kept as given
+
+
+def test_a_crash_in_any_command_is_exit_code_3_and_one_line(tmp_path: Path) -> None:
+    """A crash exited 1, like "a game breaks the rules", with a traceback: scripts
+    could not tell them apart. It is exit code 3 and one line saying it is a bug."""
+    boom = (
+        "import sys, getbit_events.cli as cli\n"
+        "def crash(*args, **kwargs):\n"
+        "    raise RuntimeError('no such\\nthing')\n"
+        "cli.simulate_games = crash\n"
+        "sys.argv = ['getbit', 'simulate', '--games', '2']\n"
+        "cli.main()\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", boom], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert result.returncode == 3
+    assert result.stderr.splitlines() == [
+        "getbit simulate: internal error (a bug, please report it): RuntimeError: no such thing"
+    ]
+    debug = subprocess.run(
+        [sys.executable, "-c", boom],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "GETBIT_DEBUG": "1"},
+    )
+    assert debug.returncode == 3
+    assert "Traceback" in debug.stderr
+    assert debug.stderr.splitlines()[-1].startswith("getbit simulate: internal error")
+
+
+def _validate_in_process(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str
+) -> tuple[int, str, str]:
+    from getbit_events import cli
+
+    monkeypatch.setattr(sys, "argv", ["getbit", "validate", *args])
+    with pytest.raises(SystemExit) as done:
+        cli.main()
+    captured = capsys.readouterr()
+    code = done.value.code
+    assert isinstance(code, int)
+    return code, captured.out, captured.err
+
+
+def test_a_crash_checking_one_game_loses_no_other_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bug met while checking one game is reported as that game's (file:line), the
+    other games are checked and shown, and the run exits 3."""
+    from getbit_events import cli
+    from getbit_events.validate import validate_game
+
+    (tmp_path / "three.gbn").write_text(R8_GAME * 3, encoding="utf-8")
+
+    def crash_on_the_second(game: Any) -> Any:
+        if game.index == 2:
+            raise ZeroDivisionError("division by zero")
+        return validate_game(game)
+
+    monkeypatch.setattr(cli, "validate_game", crash_on_the_second)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _validate_in_process(monkeypatch, capsys, "three.gbn")
+    assert code == 3
+    size = R8_GAME.count("\n")
+    said = (
+        f"three.gbn:{size + 1}: game 2: not checked: internal error (a bug, please report "
+        "it): ZeroDivisionError: division by zero"
+    )
+    assert err.splitlines() == [said]
+    assert out.splitlines() == [
+        "three.gbn game 1 (line 1): ok (C wins)",
+        f"three.gbn game 3 (line {2 * size + 1}): ok (C wins)",
+        "3 games: 2 valid (0 unfinished), 0 with violations, 1 not checked (a bug)",
+    ]
+
+
+def test_games_read_before_a_file_turns_out_unreadable_still_count(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """validate reads a file a game at a time (memory bounded by one game): when the
+    reader gives up midway, the games it gave are checked and shown, exit code 2."""
+    import importers
+    from importers.gbn import read_gbn
+
+    def halfway(path: Any, fmt: str = "auto", source: str | None = None) -> Any:
+        yield from read_gbn(R8_GAME, str(path))
+        raise InputError(f"{path}:13:1: cannot read on")
+
+    monkeypatch.setattr(importers, "iter_file", halfway)
+    (tmp_path / "half.gbn").write_text(R8_GAME, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = _validate_in_process(monkeypatch, capsys, "half.gbn")
+    assert code == 2
+    assert err.splitlines() == ["half.gbn:13:1: cannot read on"]
+    assert out.splitlines() == [
+        "half.gbn game 1 (line 1): ok (C wins)",
+        "1 game: 1 valid (0 unfinished), 0 with violations",
+    ]
+
+
+def test_the_violations_of_one_game_are_capped(tmp_path: Path) -> None:
+    """A round line of 250 unknown names gave 250 violations (a 73 MB line gave 6.5
+    million): 100 are reported, then one saying how many more were left out."""
+    plays = ", ".join(f"Z{k} 1" for k in range(250))
+    (tmp_path / "many.gbn").write_text(
+        f'[Line "A, B, C, D"]\n\n1. A 1, B 2, C 3, D 4, {plays}\n', encoding="utf-8"
+    )
+    [report] = json_lines(getbit("--json", "many.gbn", cwd=tmp_path))
+    violations = report["violations"]
+    assert len(violations) == 101
+    assert [v["code"] for v in violations[:100]] == ["unknown-swimmer"] * 100
+    assert violations[99]["message"] == "Z99 is not a swimmer in this game"
+    assert violations[100]["code"] == "too-many-violations"
+    assert violations[100]["message"] == (
+        "150 more violations were found in this game and left out: at most 100 are reported"
+    )
+    again = json_lines(getbit("--json", "many.gbn", cwd=tmp_path))
+    assert again == [report]  # deterministic: it is hashed into the game's id
