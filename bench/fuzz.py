@@ -2,7 +2,7 @@
 
     python bench/fuzz.py [--cases N] [--seed S] [--out DIR] [--formats gbn,jsonl,csv]
                          [--kinds flip,truncate,...] [--long-line BYTES] [--simulated SHARE]
-                         [--keep K]
+                         [--keep K] [--slow SECONDS] [--memory-mb MB]
 
 Runs N seeded mutants per format (``tests/fuzz_corpus.py`` builds them and says
 what each must meet: exit code 0, 1 or 2 with no traceback, every undamaged
@@ -11,6 +11,9 @@ prints per format the cases, the failing cases, and the failures by kind and
 by mutation. The K smallest failing inputs of each (format, failure, mutation)
 are saved under ``--out`` with a ``.txt`` beside each saying what was done to
 it and what broke; run ``getbit validate``/``getbit import`` on them to see.
+A command taking more than ``--slow`` seconds on one case, or raising the
+process's peak memory by more than ``--memory-mb``, fails it too (the limits
+bound memory by the largest game: a 2 MiB line must not cost hundreds of MB).
 A share ``--simulated`` of the cases (default a half) mutate freshly simulated
 files of random set-ups, the rest the fixed bases (fixtures, mixed set-ups).
 ``tests/test_fuzz.py`` runs a few hundred of the same kind in CI.
@@ -31,7 +34,17 @@ for folder in (ROOT, ROOT / "tests"):  # run as a script from anywhere
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 
-from fuzz_corpus import FORMATS, KINDS, LONG_LINE, Failure, Mutant, mutant, run_cases, save  # noqa: E402
+from fuzz_corpus import (  # noqa: E402
+    FORMATS,
+    KINDS,
+    LONG_LINE,
+    Bounds,
+    Failure,
+    Mutant,
+    mutant,
+    run_cases,
+    save,
+)
 
 
 class _Kept:
@@ -72,6 +85,10 @@ def main() -> None:
     parser.add_argument("--simulated", type=float, default=0.5,
                         help="share of cases on newly simulated files")
     parser.add_argument("--keep", type=int, default=2, help="inputs kept per failure group")
+    parser.add_argument("--slow", type=float, default=10.0,
+                        help="seconds a command may take on one case")
+    parser.add_argument("--memory-mb", type=float, default=300.0,
+                        help="MB one case may add to the peak memory")
     args = parser.parse_args()
     kinds = args.kinds.split(",")
     kept = _Kept(args.out, args.keep)
@@ -105,7 +122,7 @@ def main() -> None:
                       f"({time.monotonic() - started:.0f} s)", file=sys.stderr, flush=True)
 
         with tempfile.TemporaryDirectory(prefix="getbit-fuzz-") as work:
-            run_cases(cases(), Path(work), on_case)
+            run_cases(cases(), Path(work), on_case, Bounds(args.slow, args.memory_mb))
     elapsed = time.monotonic() - started
     print(f"fuzz: seed {args.seed}, {elapsed:.0f} s; failing inputs under {args.out}")
     for fmt, count in totals.items():

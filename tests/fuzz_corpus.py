@@ -42,8 +42,10 @@ import bisect
 import json
 import random
 import re
+import resource
 import shutil
 import sqlite3
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -63,6 +65,7 @@ __all__ = [
     "FORMATS",
     "KINDS",
     "Base",
+    "Bounds",
     "Failure",
     "Mutant",
     "bases",
@@ -111,6 +114,8 @@ BAD_UTF8: tuple[bytes, ...] = (
 KNOWN_NAMES: tuple[str, ...] = (*NAMES, "Jaws", "North", "South", "John", "Anne", "Beth", "Ted")
 LONG_NAME = 5000
 HUGE_DIGITS = (30, 5000)
+#: the share of mutations made in a game's first or last line
+EDGE_SHARE = 0.35
 #: a very long line: past the 1 MiB line limit (bench/fuzz.py --long sets it)
 LONG_LINE = 2 * 1024 * 1024
 assert LONG_LINE > MAX_LINE
@@ -358,18 +363,24 @@ def mutate(
     chunk_lines = base.chunk_lines()[game]
     first, last = lines.span(chunk_lines[0])[0], lines.span(chunk_lines[-1])[1]
     content = [n for n in chunk_lines if data[slice(*lines.span(n))].strip()]
+    # a game's first and last lines are where a reader finds where games part:
+    # a share of the mutations go there
+    focus = [rng.choice((content[0], content[-1]))] if rng.random() < EDGE_SHARE else content
+    if focus != content:
+        first, last = lines.span(focus[0])
     cut: int | None = None
     touched: set[int] | None = None
     edits: list[Edit] = []
     note = ""
 
-    def matches(pattern: bytes) -> list[tuple[int, int]]:
+    def matches(pattern: bytes, among: list[int] = focus) -> list[tuple[int, int]]:
+        """Where ``pattern`` matches in the lines ``among`` (in any line, if none there)."""
         found = []
-        for n in content:
+        for n in among:
             start, end = lines.span(n)
             found += [(start + m.start(), start + m.end())
                       for m in re.finditer(pattern, data[start:end])]
-        return found
+        return found if found or among is content else matches(pattern, content)
 
     if kind == "flip":
         for _ in range(rng.randint(1, 3)):
@@ -383,7 +394,7 @@ def mutate(
         note = f"cut at byte {p} (line {cut})"
         return Mutant(base, kind, game, data[:p], frozenset(), cut, note)
     elif kind in ("dup-line", "drop-line"):
-        n = rng.choice(list(chunk_lines))
+        n = rng.choice(focus if focus != content else list(chunk_lines))
         start, end = lines.span(n)
         new = data[start:end] * 2 if kind == "dup-line" else b""
         edits.append((start, end, new))
@@ -416,7 +427,7 @@ def mutate(
             edits.append((at, at, space.encode()))
             note = f"{space!r} inserted at byte {at}, by {data[start:end].decode()!r}"
     elif kind in ("nul", "bad-utf8"):
-        n = rng.choice(content)
+        n = rng.choice(focus)
         start, end = lines.span(n)
         p = rng.randrange(start, end)
         bad = b"\x00" if kind == "nul" else rng.choice(BAD_UTF8)
@@ -430,9 +441,9 @@ def mutate(
         def word(name: str) -> bytes:
             return rb"(?<![A-Za-z])" + re.escape(name.encode()) + rb"(?![A-Za-z])"
 
-        name = rng.choice([name for name in KNOWN_NAMES if matches(word(name))])
+        name = rng.choice([name for name in KNOWN_NAMES if matches(word(name), content)])
         long = (name + "x" * LONG_NAME)[:LONG_NAME].encode()
-        for start, end in matches(word(name)):
+        for start, end in matches(word(name), content):
             edits.append((start, end, long))
         note = f"{name} -> a {LONG_NAME}-character name, {len(edits)} times"
     else:
@@ -494,10 +505,26 @@ _RUNNER = CliRunner()
 _BASELINES: dict[tuple[str, str], _Baseline] = {}
 
 
-def _run(command: str, args: list[str]) -> tuple[list[Failure], str]:
+@attrs.frozen
+class Bounds:
+    """What one command may take on one case: seconds, and growth of the peak memory (MB)."""
+
+    seconds: float | None = None
+    memory_mb: float | None = None
+
+
+def _run(command: str, args: list[str], bounds: Bounds) -> tuple[list[Failure], str]:
     """``getbit command args`` in-process: its failures (a crash, a bad exit code) and stdout."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    started = time.monotonic()
     result = _RUNNER.invoke(app, [command, *args])
+    elapsed = time.monotonic() - started
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 - peak
     failures = []
+    if bounds.seconds is not None and elapsed > bounds.seconds:
+        failures.append(Failure(f"{command}:slow", f"{elapsed:.1f} s"))
+    if bounds.memory_mb is not None and grown > bounds.memory_mb:
+        failures.append(Failure(f"{command}:memory", f"peak memory grew by {grown:.0f} MB"))
     exc = result.exception
     if exc is not None and not isinstance(exc, SystemExit):
         where = ""
@@ -520,9 +547,9 @@ def _result(report: dict[str, object]) -> str:
     return json.dumps([report.get(k) for k in keys], sort_keys=True)
 
 
-def _validate(path: Path) -> tuple[list[Failure], list[str]]:
+def _validate(path: Path, bounds: Bounds) -> tuple[list[Failure], list[str]]:
     """validate --json: its failures, and the result of every valid game it reports."""
-    failures, stdout = _run("validate", ["--json", str(path)])
+    failures, stdout = _run("validate", ["--json", str(path)], bounds)
     valid = []
     for line in stdout.split("\n"):  # not splitlines: U+2028 may stand in a JSON string
         if not line:
@@ -537,11 +564,11 @@ def _validate(path: Path) -> tuple[list[Failure], list[str]]:
     return failures, valid
 
 
-def _import(path: Path, db: Path) -> tuple[list[Failure], list[tuple[str, int, int, int, int]]]:
-    """import --json into a new store: its failures, and each stored game's hash and counts."""
+def _import(path: Path, db: Path, bounds: Bounds) -> tuple[list[Failure], list[str]]:
+    """import --json into a new store: its failures, and the hash of each game stored."""
     for suffix in ("", "-wal", "-shm", "-journal"):
         Path(f"{db}{suffix}").unlink(missing_ok=True)
-    failures, _ = _run("import", ["--json", "--db", str(db), str(path)])
+    failures, _ = _run("import", ["--json", "--db", str(db), str(path)], bounds)
     if not db.exists():
         return failures, []
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
@@ -574,8 +601,8 @@ def _baseline(base: Base, workdir: Path) -> _Baseline:
     if key not in _BASELINES:
         path = workdir / f"base{SUFFIX[base.fmt]}"
         path.write_bytes(base.data)
-        failures, valid = _validate(path)
-        more, stored = _import(path, workdir / "base.db")
+        failures, valid = _validate(path, Bounds())
+        more, stored = _import(path, workdir / "base.db", Bounds())
         failures += more
         n = len(base.chunks)
         if failures or len(valid) != n or len(stored) != n:
@@ -587,20 +614,21 @@ def _baseline(base: Base, workdir: Path) -> _Baseline:
     return _BASELINES[key]
 
 
-def check(mutant: Mutant, workdir: Path) -> list[Failure]:
-    """Every way ``getbit validate`` and ``getbit import`` break the requirement on ``mutant``."""
+def check(mutant: Mutant, workdir: Path, bounds: Bounds = Bounds()) -> list[Failure]:
+    """Every way ``getbit validate`` and ``getbit import`` break the requirement on ``mutant``
+    (and ``bounds``, which by default are none)."""
     workdir.mkdir(parents=True, exist_ok=True)
     baseline = _baseline(mutant.base, workdir)
     path = workdir / f"case{SUFFIX[mutant.base.fmt]}"
     path.write_bytes(mutant.data)
     keep = mutant.undamaged()
-    failures, valid = _validate(path)
+    failures, valid = _validate(path, bounds)
     missing = Counter(baseline.results[k] for k in keep) - Counter(valid)
     if missing:
         failures.append(Failure(
             "validate:lost", f"{missing.total()} undamaged game(s) not reported valid as before"
         ))
-    more, stored = _import(path, workdir / "case.db")
+    more, stored = _import(path, workdir / "case.db", bounds)
     failures += more
     lost = [k + 1 for k in keep if baseline.hashes[k] not in stored]
     if lost:
@@ -620,11 +648,14 @@ def save(mutant: Mutant, failures: Sequence[Failure], folder: Path, name: str) -
 
 
 def run_cases(
-    cases: Iterable[Mutant], workdir: Path, on_case: Callable[[Mutant, list[Failure]], None]
+    cases: Iterable[Mutant],
+    workdir: Path,
+    on_case: Callable[[Mutant, list[Failure]], None],
+    bounds: Bounds = Bounds(),
 ) -> None:
     """Check each mutant in turn (one work folder, cleaned after), telling ``on_case``."""
     try:
         for case in cases:
-            on_case(case, check(case, workdir))
+            on_case(case, check(case, workdir, bounds))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
