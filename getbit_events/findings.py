@@ -82,15 +82,21 @@ def left_out(count: int, pos: SourcePos) -> Violation:
 
 
 def capped(found: Iterable[Violation]) -> tuple[Violation, ...]:
-    """``found`` in file order, at most ``MAX_VIOLATIONS`` of them then one saying how many
-    more; a list a reader has capped already (its last one says so) is kept as it is."""
-    kept = sorted(found, key=order)
-    if len(kept) <= MAX_VIOLATIONS + 1 and (
-        len(kept) <= MAX_VIOLATIONS or kept[-1].code == LEFT_OUT
-    ):
+    """``found`` in file order (one saying how many were left out comes last).
+
+    A reader keeps at most ``MAX_VIOLATIONS`` of a game's errors and one more that
+    says how many it left out: such a list is kept whole. A longer one is cut to
+    ``MAX_VIOLATIONS`` and one saying how many more.
+    """
+    kept = sorted(found, key=_last_left_out)
+    if len(kept) <= MAX_VIOLATIONS + 1:
         return tuple(kept)
     more = len(kept) - MAX_VIOLATIONS
     return (*kept[:MAX_VIOLATIONS], left_out(more, kept[MAX_VIOLATIONS - 1].pos))
+
+
+def _last_left_out(v: Violation) -> tuple[bool, int, int]:
+    return (v.code == LEFT_OUT, v.pos.line, v.pos.column)
 
 
 class Findings:

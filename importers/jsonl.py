@@ -19,6 +19,7 @@ and ``write_jsonl`` writes no game the reader would refuse.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
@@ -98,67 +99,120 @@ def iter_jsonl(stream: IO[bytes], source: str) -> Iterator[RecordedGame]:
     """The games of a binary stream of JSON Lines, one at a time, in order."""
     game: _Game | None = None
     index = 0
-    for number, data, error in _objects(stream, source):
+    held: _Game | None = None  # broken lines after `game`, whose game is not known yet
+    for number, data, error, clue in _objects(stream, source):
         pos = SourcePos(source, number, 1)
-        if data is not None:
-            tag, game_id = data.get("type"), data.get("game")
-            if not isinstance(game_id, str) or not 0 < len(game_id) <= MAX_TEXT:
-                error = Violation(
-                    "syntax",
-                    f"'game' is the game's id, a text of 1 to {MAX_TEXT} characters, "
-                    f"not {_short(game_id)}",
-                    pos,
-                )
-                if game is not None and (tag == "game-started" or game.ended is not None):
-                    yield game.finish()  # a new game begins here, broken: not the last one's
-                    game = None
-            elif tag == "game-started":
-                if game is not None:
-                    yield game.finish()
-                index += 1
-                game = _Game(source, index, game_id, pos)
-            elif game is not None and game.id is None:
-                game.id = game_id  # begun by a broken line: the events after it are its own
-            elif game is None or (game_id != game.id and (game.ended is not None or game.errors)):
-                if game is not None:  # the game before is over (or spoilt): this is another
-                    yield game.finish()
-                index += 1
-                game = _Game(source, index, game_id, pos)
-                error = Violation(
-                    "syntax",
-                    f"game {_short(game_id)} starts with {_short(tag)}; a game's first event "
-                    "is game-started",
-                    pos,
-                )
-            elif game_id != game.id:
-                error = Violation(
-                    "syntax",
-                    f"an event for game {_short(game_id)} inside game {_short(game.id)}: "
-                    "a log holds each game's events together, game-started first",
-                    pos,
-                )
-        elif game is not None and game.ended is not None:
-            # a line that is no event, after a game ended: the next game's first line,
-            # broken (the game before is complete, and kept whole)
-            yield game.finish()
-            game = None
-        if error is not None:
+        if data is None:  # a line that is no event: which game it is in, say the lines about
+            assert error is not None
+            if held is not None:
+                held.error(error)
+                continue
+            if game is not None and game.ended is None and not game.errors:
+                held = _Game(source, 0, None, pos, clue)  # the next good line will tell
+                held.error(error)
+                continue
+            if game is not None and game.ended is not None:
+                # after a game ended: the next game's first line, broken (the game
+                # before is complete, and kept whole)
+                yield game.finish()
+                game = None
             if game is None:  # a broken line before any game, or after one: a game of its own
+                index += 1
+                game = _Game(source, index, clue[0], pos)
+            game.error(error)
+            continue
+        tag, game_id = data.get("type"), data.get("game")
+        if held is not None:
+            assert game is not None
+            if game_id == game.id or not held.not_of(game):
+                game.merge(held)  # inside the game, or maybe its last lines: it is spoilt
+            else:  # the next game's first lines, broken: the game before is whole
+                yield game.finish()
+                index += 1
+                held.index = index
+                game = held
+            held = None
+        if not isinstance(game_id, str) or not 0 < len(game_id) <= MAX_TEXT:
+            error = Violation(
+                "syntax",
+                f"'game' is the game's id, a text of 1 to {MAX_TEXT} characters, "
+                f"not {_short(game_id)}",
+                pos,
+            )
+            if game is not None and (tag == "game-started" or game.ended is not None):
+                yield game.finish()  # a new game begins here, broken: not the last one's
+                game = None
+        elif tag == "game-started":
+            if game is not None:
+                yield game.finish()
+            index += 1
+            game = _Game(source, index, game_id, pos)
+        elif game is not None and game.id is None:
+            game.id = game_id  # begun by a broken line: the events after it are its own
+        elif game is None or (game_id != game.id and (game.ended is not None or game.errors)):
+            if game is not None:  # the game before is over (or spoilt): this is another
+                yield game.finish()
+            index += 1
+            game = _Game(source, index, game_id, pos)
+            error = Violation(
+                "syntax",
+                f"game {_short(game_id)} starts with {_short(tag)}; a game's first event "
+                "is game-started",
+                pos,
+            )
+        elif game_id != game.id:
+            error = Violation(
+                "syntax",
+                f"an event for game {_short(game_id)} inside game {_short(game.id)}: "
+                "a log holds each game's events together, game-started first",
+                pos,
+            )
+        if error is not None:
+            if game is None:
                 index += 1
                 game = _Game(source, index, None, pos)
             game.error(error)
             continue
         assert game is not None
-        assert data is not None
         game.read(data, pos)
+    if held is not None:  # broken lines at the end: a cut-off game, which one they say
+        assert game is not None
+        if held.not_of(game):
+            yield game.finish()
+            index += 1
+            held.index = index
+            game = held
+        else:
+            game.merge(held)
     if game is not None:
         yield game.finish()
 
 
+#: What a line that is no event still seems to say: its ``game`` and its ``seq``.
+_Clue = tuple[str | None, int | None]
+_NO_CLUE: _Clue = (None, None)
+_GAME_CLUE = re.compile(rb'"game"\s*:\s*"([^"\\\x00-\x1f]{1,1000})"')
+_SEQ_CLUE = re.compile(rb'"seq"\s*:\s*([0-9]{1,9})(?![0-9])')
+
+
+def _clue(raw: bytes) -> _Clue:
+    """The ``game`` and ``seq`` a broken line seems to hold, where they can be read."""
+    found = _GAME_CLUE.search(raw)
+    game: str | None = None
+    if found is not None:
+        try:
+            game = found.group(1).decode("utf-8")
+        except UnicodeDecodeError:
+            game = None
+    seq = _SEQ_CLUE.search(raw)
+    return game, int(seq.group(1)) if seq is not None else None
+
+
 def _objects(
     stream: IO[bytes], source: str
-) -> Iterator[tuple[int, dict[str, Any] | None, Violation | None]]:
-    """Each non-blank line as a JSON object, or the reason it is not one."""
+) -> Iterator[tuple[int, dict[str, Any] | None, Violation | None, _Clue]]:
+    """Each non-blank line as a JSON object, or the reason it is not one and what it
+    still seems to say (``_clue``)."""
     number = 0
     while True:
         raw = stream.readline(MAX_LINE + 1)
@@ -166,6 +220,7 @@ def _objects(
             return
         number += 1
         if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+            clue = _clue(raw[:4096])
             while True:  # skip the rest of the line without holding it
                 chunk = stream.readline(1 << 16)
                 if not chunk or chunk.endswith(b"\n"):
@@ -177,8 +232,10 @@ def _objects(
                     source,
                     number,
                     1,
-                    f"the line is longer than {MAX_LINE} bytes; an event is a few hundred",
+                    f"the line is longer than {MAX_LINE} bytes (the limit of every record "
+                    "format); an event is a few hundred",
                 ),
+                clue,
             )
             continue
         if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
@@ -189,9 +246,9 @@ def _objects(
         if reason is not None:
             if not raw.endswith(b"\n") and reason.startswith("not JSON"):
                 reason = "the file ends in the middle of an event (is it cut off?); " + reason
-            yield number, None, _syntax(source, number, column, reason)
+            yield number, None, _syntax(source, number, column, reason), _clue(raw)
         else:
-            yield number, data, None
+            yield number, data, None, _NO_CLUE
 
 
 def _short(value: object) -> str:
@@ -265,8 +322,16 @@ def _depth(text: str) -> tuple[int, int]:
 class _Game:
     """One game of the log as it is read: its set-up, rounds so far and errors."""
 
-    def __init__(self, source: str, index: int, game_id: str | None, pos: SourcePos) -> None:
+    def __init__(
+        self,
+        source: str,
+        index: int,
+        game_id: str | None,
+        pos: SourcePos,
+        clue: _Clue = _NO_CLUE,
+    ) -> None:
         self.source = source
+        self.clue = clue  # for a game begun by a broken line: what that line seems to say
         self.index = index
         self.id = game_id
         self.pos = pos
@@ -287,6 +352,20 @@ class _Game:
             self.errors.append(violation)
         else:
             self.skipped += 1
+
+    def not_of(self, game: _Game) -> bool:
+        """True when this game's first line, broken, seems to begin a game after ``game``
+        (it names another game, or it is the first event of one)."""
+        clue_id, clue_seq = self.clue
+        if clue_id is not None:
+            return clue_id != game.id
+        return clue_seq == 1
+
+    def merge(self, held: _Game) -> None:
+        """Take the errors of broken lines found to be this game's."""
+        for violation in held.errors:
+            self.error(violation)
+        self.skipped += held.skipped
 
     def read(self, data: dict[str, Any], pos: SourcePos) -> None:
         if self.errors:

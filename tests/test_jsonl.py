@@ -398,6 +398,38 @@ def test_a_broken_first_line_of_a_game_spoils_that_game_not_the_one_before(case:
     assert broken.pos.line == len(games[0]) + 1
 
 
+NAMED_FIRST_LINE = {
+    **{k: v for k, v in FIRST_LINE.items() if k != "not JSON"},
+    "not JSON": (lambda raw: raw.replace(b'"v": 1', b'"v": 1x', 1), "not JSON"),
+}
+
+
+@pytest.mark.parametrize("case", NAMED_FIRST_LINE, ids=list(NAMED_FIRST_LINE))
+def test_in_a_log_of_reveals_a_broken_first_line_naming_its_game_spoils_only_that_game(
+    case: str,
+) -> None:
+    """A log of choices and reveals has no game-ended: a broken line between two
+    games is the next game's when what can still be read of it (its ``game``, or
+    ``seq`` 1) says so, and the game before is kept whole."""
+    change, message = NAMED_FIRST_LINE[case]
+    games = [
+        [line for line in g if line["type"] in ("game-started", "card-chosen", "cards-revealed")]
+        for g in _three_games()
+    ]
+    for game in games:
+        for seq, line in enumerate(game, 1):
+            line["seq"] = seq
+    second = [(json.dumps(line) + "\n").encode() for line in games[1]]
+    second[0] = change(second[0])
+    data = _text(games[0]).encode() + b"".join(second) + _text(games[2]).encode()
+    reports = _bytes_reports(data)
+    assert [r.readable for r in reports] == [True, False, True]
+    assert reports[0].valid
+    assert reports[0].finished  # the rules end it; nothing of it was lost
+    [broken] = reports[1].violations
+    assert message in broken.message
+
+
 def test_a_broken_line_after_a_game_before_the_next_game_started_is_a_game_of_its_own() -> None:
     games = _three_games()
     text = _text(games[0]) + "{oops\n" + _text(games[1]) + _text(games[2])
