@@ -24,10 +24,10 @@ from getbit_events.events import (
     SwimmerMoved,
 )
 from getbit_events.readmodel import COLUMNS, KEY, STATUSES, game_status, iso_date, rows
-from getbit_events.simulate import simulate_game
+from getbit_events.simulate import simulate_game, simulate_games
 from getbit_events.sqlite_store import GameStore
 from getbit_events.validate import validate_game
-from importers.gbn import read_gbn, read_gbn_file
+from importers.gbn import read_gbn, read_gbn_file, write_gbn
 from reports.fold import fold_rows
 
 GETBIT = str(Path(sys.executable).with_name("getbit"))
@@ -253,11 +253,12 @@ def test_events_naming_no_swimmer_of_the_line_count_for_nobody() -> None:
 
 def test_import_of_a_card_of_99_stores_the_game(tmp_path: Path) -> None:
     """The issue's reproduction: `getbit import` of a card of 99 crashed the read model
-    (IndexError) and lost the whole batch; now the game is stored, as invalid."""
+    (IndexError) and lost the whole batch, good games too; now the game is stored, as
+    invalid, and the good games beside it are stored."""
     record = tmp_path / "g.gbn"
-    record.write_text(
-        '[Line "John, Anne, Beth, Ted"]\n\n1. John 4, Anne 1, Beth 4, Ted 99\n', encoding="utf-8"
-    )
+    bad = '[Line "John, Anne, Beth, Ted"]\n\n1. John 4, Anne 1, Beth 4, Ted 99\n\n'
+    good = [write_gbn([game]) for game in simulate_games(4, "standard", 4, 5, "random")]
+    record.write_text("\n".join([bad, *good[:2], bad, *good[2:]]), encoding="utf-8")
     db = tmp_path / "p.db"
     done = subprocess.run(
         [GETBIT, "import", "--db", str(db), str(record)], capture_output=True, text=True
@@ -265,4 +266,5 @@ def test_import_of_a_card_of_99_stores_the_game(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
     assert done.returncode == 1, done.stderr  # stored, and it breaks a rule
     with GameStore(db) as store:
-        assert [r["status"] for r in store.swimmer_rows()] == ["invalid"] * 4
+        statuses = [r["status"] for r in store.swimmer_rows()]
+    assert sorted(statuses) == ["invalid"] * 4 + ["valid"] * 16  # one card of 99 stored once
