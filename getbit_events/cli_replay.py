@@ -59,11 +59,11 @@ def _pick(
 
 def _from_store(db: Path, ref: str) -> _Found:
     """A stored game (``ref``: its id or the start of it) with the violations kept with it."""
-    if not db.is_file():  # opening a store creates it: never for a look-up
+    if not db.is_file():  # a look-up never creates a store
         raise InputError(f"{ref}: no such file, and no game store at {db} (see --db)")
     from getbit_events.sqlite_store import GameStore
 
-    with GameStore(db) as store:
+    with GameStore(db, create=False) as store:
         stored = store.game(ref)
         events = tuple(store.events(stored.id))
         where = stored.source or str(db)

@@ -111,7 +111,7 @@ def _store_report(
 
     loaded = _Loaded()
     loaded.db = _store_path(db)
-    with GameStore(loaded.db) as store:
+    with GameStore(loaded.db, create=False) as store:
         return loaded, store_report(store, filters, aliases, history)
 
 
@@ -135,7 +135,7 @@ def _game_events(loaded: _Loaded, game: str) -> tuple[str, Sequence[Event]]:
         return matches[0], loaded.events[matches[0]]
     from getbit_events.sqlite_store import GameStore
 
-    with GameStore(loaded.db) as store:
+    with GameStore(loaded.db, create=False) as store:
         found = store.game(game)
         return found.id, store.events(found.id)
 
@@ -255,7 +255,7 @@ def report_command(
         else:
             from getbit_events.sqlite_store import GameStore
 
-            with GameStore(_store_path(path if path.is_file() else db)) as store:
+            with GameStore(_store_path(path if path.is_file() else db), create=False) as store:
                 if path.is_file():
                     raise InputError(f"{path}: a game store; give a stored game's id and --db")
                 found = store.game(game)

@@ -1,9 +1,11 @@
-"""The store's commands: ``getbit import``, ``games``, ``show``, ``export`` and ``rebuild``.
+"""The store's commands: ``getbit import``, ``games``, ``show``, ``export``,
+``rebuild`` and ``check``.
 
 Each is a thin shell over :class:`getbit_events.sqlite_store.GameStore`. Exit
-codes are ``validate``'s: 0 all good, 1 a game breaks the rules, 2 an input or
-the store cannot be read (or the command is misused). Problems go to stderr;
-names and messages are printed escaped, never as markup.
+codes are ``validate``'s: 0 all good, 1 a game breaks the rules (``check``: the
+store is damaged), 2 an input or the store cannot be read, a damaged game could
+not be shown (or the command is misused), 3 an internal error (a bug). Problems
+go to stderr; names and messages are printed escaped, never as markup.
 """
 
 from __future__ import annotations
@@ -23,13 +25,22 @@ from rich.table import Table
 from rich.text import Text
 
 from getbit_events.cli_output import SafeConsole, write_json
-from getbit_events.errors import GetbitError, InputError
-from getbit_events.sqlite_store import AddResult, GameStore, StoredGame, default_path
+from getbit_events.errors import GetbitError, InputError, StoreError
+from getbit_events.record import RecordedGame
+from getbit_events.sqlite_store import (
+    AddResult,
+    BatchLost,
+    Damage,
+    GameStore,
+    StoredGame,
+    check_store,
+    default_path,
+)
 from getbit_events.validate import GameReport, validate_game
 
-__all__ = ["ImportSummary", "import_paths", "register"]
+__all__ = ["GameFailure", "ImportSummary", "import_paths", "register"]
 
-EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
+EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE, EXIT_BUG = 0, 1, 2, 3
 _FORMATS = ("auto", "gbn", "jsonl", "csv")
 
 out = SafeConsole(highlight=False, soft_wrap=True)
@@ -39,6 +50,37 @@ DbOption = Annotated[
     Path | None,
     typer.Option("--db", help="the store file (default: $GETBIT_DB, else ./getbit.db)"),
 ]
+
+
+def _bug(exc: BaseException) -> str:
+    """An internal error on one line: its type and message, never a traceback."""
+    said = " ".join(str(exc).split())[:300] or "(no message)"
+    return f"{type(exc).__name__}: {said} (please report it)"
+
+
+@attrs.frozen
+class GameFailure:
+    """A game (or the rest of a file) the import could not check or store: left out.
+
+    ``bug`` is True when getbit itself failed (an internal error), not the input.
+    """
+
+    source: str
+    line: int
+    game: int | None
+    reason: str
+    bug: bool
+
+    def __str__(self) -> str:
+        which = f" game {self.game}" if self.game is not None else ""
+        what = "internal error (a bug)" if self.bug else "not stored"
+        return f"{self.source}:{self.line}:{which} {what}: {self.reason}"
+
+    @classmethod
+    def of(cls, record: RecordedGame, exc: Exception) -> GameFailure:
+        if isinstance(exc, GetbitError):
+            return cls(record.source, record.pos.line, record.index, str(exc), False)
+        return cls(record.source, record.pos.line, record.index, _bug(exc), True)
 
 
 @attrs.define
@@ -51,20 +93,33 @@ class ImportSummary:
     refused: int = 0
     unreadable: int = 0  # games with syntax errors, and whole files that cannot be read
     unreadable_files: int = 0
+    failed: int = 0  # games the store could not take (left out, the others stored)
+    errors: int = 0  # internal errors (bugs): games, or the rest of a file, left out
 
     @property
     def exit_code(self) -> int:
-        """As ``getbit validate``: 2 a file cannot be read, 1 a game is wrong, else 0."""
+        """As ``getbit validate``: 3 an internal error, 2 a file cannot be read, 1 a
+        game is wrong or was not stored, else 0."""
+        if self.errors:
+            return EXIT_BUG
         if self.unreadable_files:
             return EXIT_UNREADABLE
-        return EXIT_INVALID if self.invalid or self.refused or self.unreadable else EXIT_OK
+        wrong = self.invalid or self.refused or self.unreadable or self.failed
+        return EXIT_INVALID if wrong else EXIT_OK
 
     def to_json(self) -> dict[str, int]:
         return attrs.asdict(self)
 
-    def count(self, report: GameReport | InputError, result: AddResult | None) -> None:
+    def count(
+        self, report: GameReport | InputError | GameFailure, result: AddResult | None
+    ) -> None:
         """Count one game (or one file that could not be read) of the import."""
-        if isinstance(report, InputError):
+        if isinstance(report, GameFailure):
+            if report.bug:
+                self.errors += 1
+            else:
+                self.failed += 1
+        elif isinstance(report, InputError):
             self.unreadable += 1
             self.unreadable_files += 1
         elif not report.readable:
@@ -110,29 +165,48 @@ def import_paths(
     A path that does not exist is an InputError before anything is stored.
     Games are written in batches (``GameStore.batch``, at most ``BATCH_GAMES``
     games or ``BATCH_SECONDS`` each); every game is still whole or absent. A
-    store that fails (StoreError) stops the import: the batch being written is
-    not stored, the ones before it are.
+    game the store cannot take, for any reason (an error, or a bug in checking
+    or storing it), is left out alone (its savepoint is rolled back) and the
+    others are stored; a bug in reading a file leaves out the rest of that
+    file. Only a store that fails as a whole (its batch lost, a StoreError
+    from committing it) stops the import: that batch is not stored, the ones
+    before it are.
 
-    ``on_report(report, result_or_None)`` is called for each game once its
-    batch is stored, and with ``(InputError, None)`` for a file that cannot be
-    read at all.
+    ``on_report(item, result_or_None)`` is called for each game once its batch
+    is stored: ``item`` is its GameReport, an InputError for a file that cannot
+    be read at all, or a GameFailure for a game left out.
     """
     from importers import iter_file
 
     summary = ImportSummary()
-    pending: list[tuple[GameReport | InputError, AddResult | None]] = []
+    Item = tuple[GameReport | InputError | GameFailure, AddResult | None]
+    pending: list[Item] = []
 
-    def outcomes() -> Iterator[tuple[GameReport | InputError, AddResult | None]]:
+    def store_one(record: RecordedGame) -> Item:
+        try:
+            report = validate_game(record)
+            result = None
+            if report.readable and (report.valid or not valid_only):
+                result = store.add(report)
+        except BatchLost:
+            raise
+        except Exception as exc:  # this game only: the next one goes on
+            return GameFailure.of(record, exc), None
+        return report, result
+
+    def outcomes() -> Iterator[Item]:
         for path in list(_walk(paths, fmt)):  # every path checked before anything is stored
+            line = 1
             try:
                 for record in iter_file(path, fmt):
-                    report = validate_game(record)
-                    result = None
-                    if report.readable and (report.valid or not valid_only):
-                        result = store.add(report)
-                    yield report, result
+                    line = record.pos.line
+                    yield store_one(record)
             except InputError as exc:
                 yield exc, None
+            except BatchLost:
+                raise
+            except Exception as exc:  # a reader's bug: the rest of this file is left out
+                yield GameFailure(str(path), line, None, _bug(exc), True), None
 
     games = outcomes()
     while True:
@@ -193,9 +267,9 @@ def import_command(
         )
         task = progress.add_task("import", total=None)
 
-        def report_game(report: GameReport | InputError, result: Any) -> None:
+        def report_game(report: GameReport | InputError | GameFailure, result: Any) -> None:
             progress.advance(task)
-            if isinstance(report, InputError):
+            if isinstance(report, InputError | GameFailure):
                 err.print(escape(str(report)))
                 return
             head = f"{report.source} game {report.game} (line {report.record.pos.line})"
@@ -225,6 +299,10 @@ def import_command(
         if valid_only:
             parts.append(f"{summary.refused} invalid refused")
         parts.append(f"{summary.unreadable} unreadable")
+        if summary.failed:
+            parts.append(f"{summary.failed} not stored")
+        if summary.errors:
+            parts.append(f"{summary.errors} left out by an internal error (a bug)")
         out.print(", ".join(parts))
     raise typer.Exit(summary.exit_code)
 
@@ -241,15 +319,17 @@ def games_command(
     if status is not None and status not in ("valid", "invalid", "unfinished"):
         err.print(f"getbit games: --status is valid, invalid or unfinished, not {escape(status)}")
         raise typer.Exit(EXIT_UNREADABLE)
+    damaged: list[Damage] = []
     try:
         with _open(db) as store:
-            found = list(store.games(player=player, status=status))
+            found = list(store.games(player=player, status=status, on_damaged=damaged.append))
     except GetbitError as exc:
         raise _fail(exc) from None
+    _say_damaged(damaged)
     if as_json:
         for game in found:
             write_json(game.to_json())
-        return
+        raise typer.Exit(EXIT_UNREADABLE if damaged else EXIT_OK)
     table = Table()
     table.add_column("id", no_wrap=True, min_width=12)
     for name in ("status", "variant", "swimmers", "winner", "rounds", "source"):
@@ -267,6 +347,12 @@ def games_command(
         )
     out.print(table)
     out.print(f"{len(found)} game{'s' * (len(found) != 1)}")
+    raise typer.Exit(EXIT_UNREADABLE if damaged else EXIT_OK)
+
+
+def _say_damaged(damaged: list[Damage]) -> None:
+    for damage in damaged:
+        err.print(escape(f"{damage}; run getbit check"))
 
 
 def show_command(
@@ -275,18 +361,25 @@ def show_command(
     as_json: Annotated[bool, typer.Option("--json", help="as a JSON object")] = False,
 ) -> None:
     """One stored game: tags, result and violations."""
+    problem = None
     try:
         with _open(db) as store:
             stored = store.game(game)
             violations = store.violations(stored.id)
+            try:  # what the row says is shown only with a word on its events
+                store.events(stored.id)
+            except StoreError as exc:
+                problem = exc
     except GetbitError as exc:
         raise _fail(exc) from None
     if as_json:
         data = stored.to_json()
         data["violation_list"] = [v.to_json() for v in violations]
         write_json(data)
-        return
-    _render(stored, violations)
+    else:
+        _render(stored, violations)
+    if problem is not None:
+        raise _fail(problem)
 
 
 def _render(game: StoredGame, violations: list[Any]) -> None:
@@ -325,17 +418,23 @@ def export_command(
     from importers.gbn import write_gbn
     from importers.jsonl import write_jsonl
 
+    problems = 0
     try:
         with _open(db) as store:
             streams = []
-            for ref in games:
-                stored = store.game(ref)
-                events = store.events(stored.id)
-                if not events:
-                    raise InputError(
-                        f"game {stored.id} has no events (its set-up breaks the rules): "
-                        "there is nothing to export"
-                    )
+            for ref in games:  # a game that cannot be exported is said; the others are
+                try:
+                    stored = store.game(ref)
+                    events = store.events(stored.id)
+                    if not events:
+                        raise InputError(
+                            f"game {stored.id} has no events (its set-up breaks the rules): "
+                            "there is nothing to export"
+                        )
+                except GetbitError as exc:
+                    err.print(escape(str(exc)))
+                    problems += 1
+                    continue
                 streams.append((stored.id, events))
     except GetbitError as exc:
         raise _fail(exc) from None
@@ -344,6 +443,7 @@ def export_command(
     else:
         text = "".join(write_jsonl(streams))
     _write(text, output)
+    raise typer.Exit(EXIT_UNREADABLE if problems else EXIT_OK)
 
 
 def _write(text: str, output: Path | None) -> None:
@@ -366,6 +466,39 @@ def rebuild_command(db: DbOption = None) -> None:
     except GetbitError as exc:
         raise _fail(exc) from None
     out.print(f"rebuilt {result.rows} rows from {result.events} events of {result.games} games")
+    if result.skipped:
+        _say_damaged(list(result.skipped))
+        n = len(result.skipped)
+        err.print(f"skipped {n} damaged game{'s' * (n != 1)}: they are not in the read models")
+        raise typer.Exit(EXIT_UNREADABLE)
+
+
+def check_command(
+    db: DbOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="the findings as one JSON object")] = (
+        False
+    ),
+) -> None:
+    """Check the store: every game's events against its hash, its row, its read-model
+    rows and the chain of games. Exit 0 intact, 1 damaged, 2 not a store."""
+    try:
+        result = check_store(db if db is not None else default_path())
+    except GetbitError as exc:
+        raise _fail(exc) from None
+    if as_json:
+        write_json(result.to_json())
+    else:
+        for damage in result.damage:
+            out.print(escape(str(damage)))
+        games = f"{result.games} game{'s' * (result.games != 1)}, {result.events} events"
+        if result.ok:
+            out.print(f"ok: {games}, chain intact")
+        else:
+            hit = {d.game for d in result.damage if d.game is not None}
+            whole = any(d.game is None for d in result.damage)
+            also = " and the store as a whole" if whole else ""
+            out.print(f"damaged: {len(hit)} game{'s' * (len(hit) != 1)}{also} (of {games})")
+    raise typer.Exit(EXIT_OK if result.ok else EXIT_INVALID)
 
 
 def register(app: typer.Typer) -> None:
@@ -375,3 +508,4 @@ def register(app: typer.Typer) -> None:
     app.command("show")(show_command)
     app.command("export")(export_command)
     app.command("rebuild")(rebuild_command)
+    app.command("check")(check_command)

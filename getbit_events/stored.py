@@ -1,14 +1,16 @@
 """What the game store keeps and hands out, apart from SQL: stored games and
 violations as values, what adding and rebuilding did, a game's content hash,
-and the check that a file may be opened as a store. ``getbit_events.sqlite_store``
+the chain that links the games, what is damaged, and the check that a file
+may be opened as a store. ``getbit_events.sqlite_store``
 is the store itself, and re-exports the public names.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,14 +23,21 @@ from getbit_events.validate import GameReport
 
 __all__ = [
     "DEFAULT_DB",
+    "GENESIS",
     "AddResult",
+    "CheckResult",
+    "Damage",
     "RebuildResult",
     "StoredGame",
     "StoredViolation",
+    "chain_head",
+    "chain_value",
     "check_file",
     "default_path",
     "digest",
     "game_hash",
+    "read_head",
+    "rows_digest",
     "status_of",
 ]
 
@@ -92,10 +101,50 @@ class AddResult:
 
 
 @attrs.frozen
+class Damage:
+    """What is wrong with one stored game (``game`` is its id; ``None``: the store as a whole)."""
+
+    game: str | None
+    problem: str
+
+    def __str__(self) -> str:
+        if self.game is None:
+            return f"the store is damaged: {self.problem}"
+        return f"game {self.game} is damaged: {self.problem}"
+
+    def to_json(self) -> dict[str, Any]:
+        return attrs.asdict(self)
+
+
+@attrs.frozen
 class RebuildResult:
+    """What :meth:`GameStore.rebuild` did; ``skipped``: damaged games left out."""
+
     games: int
     events: int
     rows: int
+    skipped: tuple[Damage, ...] = ()
+
+
+@attrs.frozen
+class CheckResult:
+    """What ``getbit check`` found: every damaged game and what is wrong with it."""
+
+    games: int
+    events: int
+    damage: tuple[Damage, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.damage
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "games": self.games,
+            "events": self.events,
+            "damage": [d.to_json() for d in self.damage],
+        }
 
 
 def status_of(report: GameReport) -> str:
@@ -120,6 +169,49 @@ def digest(report: GameReport, payloads: Sequence[str]) -> str:
         lines.extend(f"tag\t{tag.name}\t{tag.value}\n" for tag in report.record.tags)
     lines.extend(f"violation\t{v.code}\t{v.round}\t{v.message}\n" for v in report.violations)
     return hashlib.sha256("".join(lines).encode()).hexdigest()
+
+
+def rows_digest(
+    events: Iterable[tuple[str, int, int, str]],
+    tags: Iterable[tuple[str, str]],
+    violations: Iterable[tuple[str, int | None, str]],
+) -> str:
+    """:func:`digest` of a game as stored: its event rows (type, version, round,
+    payload), its tags (counted only without events) and violations (code, round,
+    message). ``getbit check`` compares it with the hash the game was stored under.
+    """
+    lines = [f"{t}\t{v}\t{r}\t{p}\n" for t, v, r, p in events]
+    if not lines:
+        lines.extend(f"tag\t{name}\t{value}\n" for name, value in tags)
+    lines.extend(f"violation\t{code}\t{rnd}\t{message}\n" for code, rnd, message in violations)
+    return hashlib.sha256("".join(lines).encode()).hexdigest()
+
+
+#: The chain value before the first game.
+GENESIS = ""
+
+
+def chain_value(prev: str, row: Sequence[object]) -> str:
+    """The chain value of a game: SHA-256 over the previous game's and the game's
+    row (``schema.GAME_COLUMNS``, as stored). Changing or removing a row breaks it."""
+    text = json.dumps([prev, *row], separators=(",", ":"))  # ASCII: any text encodes
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def chain_head(count: int, last: str) -> str:
+    """The chain's head as ``meta`` keeps it: how many games, and the last one's value."""
+    return json.dumps([count, last])
+
+
+def read_head(text: str | None) -> tuple[int, str] | None:
+    """The head :func:`chain_head` wrote (None when missing or unreadable)."""
+    try:
+        count, last = json.loads(text or "")
+    except (ValueError, TypeError):
+        return None
+    if not isinstance(count, int) or not isinstance(last, str):
+        return None
+    return count, last
 
 
 def check_file(path: Path) -> None:

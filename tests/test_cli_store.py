@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from getbit_events.cli import app
 from getbit_events.simulate import simulate_games
-from getbit_events.sqlite_store import GameStore
+from getbit_events.sqlite_store import GameStore, check_store
 from getbit_events.validate import validate_game
 from importers.gbn import read_gbn, write_gbn
 from importers.jsonl import write_jsonl
@@ -122,7 +122,7 @@ def test_an_unreadable_game_is_reported_and_the_rest_imported(
 
 
 BAD_FILES = {
-    "nul.gbn": (b'[Line "Ann, Bob"]\n1. Ann\x00 1\n', ":2:7: a NUL byte; this is not a text file"),
+    "nul.gbn": (b'[Line "Ann, Bob"]\n1. Ann\x00 1\n', ":2:7: round 1: a NUL byte"),
     "latin1.gbn": (b'[Line "Ann, B\xf6b"]\n', ":1:14: not UTF-8 text (byte 0xf6)"),
     "truncated.jsonl": (b'{"type":"game-started","v":1,"ga', ":1:30: the file ends in the middle"),
     "deep.jsonl": (b"[" * 100_000 + b"]" * 100_000 + b"\n", ":1:17: JSON nested 17 or more deep"),
@@ -157,8 +157,12 @@ def test_bad_input_is_reported_and_the_store_untouched(
     assert _snapshot(db) == before
 
 
-# files that are read, but whose one game is malformed (not stored, like a GBN syntax error)
-GAME_LEVEL = {"truncated.jsonl", "deep.jsonl", "list.jsonl", "unknown.jsonl", "missing-column.csv"}
+# files that are read, but whose one game is malformed (not stored, like a GBN syntax
+# error); a bad byte spoils only the game it is in
+GAME_LEVEL = {
+    "nul.gbn", "latin1.gbn", "truncated.jsonl", "deep.jsonl", "list.jsonl", "unknown.jsonl",
+    "missing-column.csv",
+}
 
 
 def test_a_database_that_is_not_a_store_is_refused(
@@ -300,6 +304,7 @@ def test_two_imports_at_once_lose_and_duplicate_nothing(tmp_path: Path) -> None:
         assert row["n"] == expected
     stored = [int(o.split(" stored,")[0].split()[-1]) for o in outs]
     assert sum(stored) == 60
+    assert check_store(db).ok  # one chain through both importers' games, head and all
 
 
 def test_a_missing_path_stops_the_import_before_anything_is_stored(

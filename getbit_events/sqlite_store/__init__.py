@@ -14,8 +14,8 @@ Tables (``docs/store.md`` has the columns):
   pairs, games per status, standings), added to with each game.
 
 The tables and their migrations are in ``schema``; the store that reads and
-writes them is ``store``. Schema changes are sqlite-utils migrations, applied
-when a store is opened.
+writes them is ``store``; ``check`` is its fsck (``check_store``). Schema
+changes are sqlite-utils migrations, applied when a store is opened.
 Every game is written whole in one ``BEGIN IMMEDIATE`` transaction: its own,
 or that of a ``batch`` of whole games (``getbit import`` writes batches), so a
 crash leaves no half game and two writers wait for each other (``timeout``)
@@ -23,11 +23,14 @@ instead of failing. A game's id comes from the hash of its canonical event
 stream (not of its file), so importing it again, from any file, stores nothing.
 """
 
+from getbit_events.sqlite_store.check import check_store
 from getbit_events.sqlite_store.schema import MIGRATIONS
-from getbit_events.sqlite_store.store import GameStore
+from getbit_events.sqlite_store.store import BatchLost, GameStore
 from getbit_events.stored import (
     DEFAULT_DB,
     AddResult,
+    CheckResult,
+    Damage,
     RebuildResult,
     StoredGame,
     StoredViolation,
@@ -39,10 +42,14 @@ __all__ = [
     "DEFAULT_DB",
     "MIGRATIONS",
     "AddResult",
+    "BatchLost",
+    "CheckResult",
+    "Damage",
     "GameStore",
     "RebuildResult",
     "StoredGame",
     "StoredViolation",
+    "check_store",
     "default_path",
     "game_hash",
 ]

@@ -8,10 +8,40 @@ import json
 import sqlite_utils
 
 from getbit_events import readmodel
+from getbit_events.stored import GENESIS, chain_head, chain_value
 
-__all__ = ["MIGRATIONS", "create_read_model", "quote", "read_model_signature", "upsert"]
+__all__ = [
+    "CHAIN_COLUMNS",
+    "GAME_COLUMNS",
+    "MIGRATIONS",
+    "create_read_model",
+    "quote",
+    "read_model_signature",
+    "rewrite_guard",
+    "upsert",
+]
 
 _APPEND_ONLY = ("games", "events", "violations")
+
+#: The columns of ``games`` a game's chain value covers, in order (all but the chain's own).
+GAME_COLUMNS = (
+    "id", "hash", "source", "source_line", "source_game", "tags", "variant", "swimmers",
+    "status", "winner", "rounds", "events", "violations", "imported_at",
+)
+#: The chain's columns of ``games``: the previous game's chain value, and this game's.
+CHAIN_COLUMNS = ("prev", "chain")
+
+#: A stored row may be neither rewritten nor removed. UPDATE and DELETE triggers
+#: refuse the plain statements; REPLACE (``INSERT OR REPLACE``, ``REPLACE INTO``)
+#: deletes the row it collides with without firing a DELETE trigger, and an
+#: UPSERT's update is reached only past the collision, so a row that would
+#: collide with a stored one on any unique key (the rowid included) is refused
+#: before it is inserted.
+_UNIQUE_KEYS = {
+    "games": "id = NEW.id OR hash = NEW.hash OR rowid = NEW.rowid",
+    "events": "(game_id = NEW.game_id AND seq = NEW.seq) OR rowid = NEW.rowid",
+    "violations": "rowid = NEW.rowid",
+}
 
 MIGRATIONS = sqlite_utils.Migrations("getbit-events")
 
@@ -68,12 +98,30 @@ def m001_core_tables(db: sqlite_utils.Database) -> None:
     )
     db.table("violations").create_index(["game_id"])
     for table in _APPEND_ONLY:
-        for action in ("UPDATE", "DELETE"):
-            db.execute(
-                f"CREATE TRIGGER {table}_no_{action.lower()} BEFORE {action} ON {table} "
-                f"BEGIN SELECT RAISE(ABORT, '{table} are append-only: "
-                f"{action} is refused'); END"
-            )
+        _refuse_updates(db, table)
+        db.execute(
+            f"CREATE TRIGGER {table}_no_delete BEFORE DELETE ON {table} "
+            f"BEGIN SELECT RAISE(ABORT, '{table} are append-only: DELETE is refused'); END"
+        )
+
+
+def rewrite_guard(table: str) -> tuple[str, str]:
+    """The trigger that refuses a row colliding with a stored one of ``table``: its
+    name and the SQL that creates it."""
+    name = f"{table}_no_replace"
+    return name, (
+        f"CREATE TRIGGER {name} BEFORE INSERT ON {table} "
+        f"WHEN EXISTS (SELECT 1 FROM {table} WHERE {_UNIQUE_KEYS[table]}) "
+        f"BEGIN SELECT RAISE(ABORT, '{table} are append-only: a stored row cannot be "
+        "replaced'); END"
+    )
+
+
+def _refuse_updates(db: sqlite_utils.Database, table: str) -> None:
+    db.execute(
+        f"CREATE TRIGGER {table}_no_update BEFORE UPDATE ON {table} "
+        f"BEGIN SELECT RAISE(ABORT, '{table} are append-only: UPDATE is refused'); END"
+    )
 
 
 @MIGRATIONS()
@@ -81,6 +129,33 @@ def m002_read_model(db: sqlite_utils.Database) -> None:
     """The read model table, its views and the record of which version built it."""
     db.table("meta").create({"key": str, "value": str}, pk="key")
     create_read_model(db)
+
+
+@MIGRATIONS()
+def m003_defences(db: sqlite_utils.Database) -> None:
+    """REPLACE and UPSERT refused like UPDATE and DELETE; the games made a chain.
+
+    Each ``games`` row holds the chain value of the game stored before it
+    (``prev``) and its own (``chain``, see ``stored.chain_value``): a game row
+    changed or removed breaks the chain. ``meta`` keeps its head (``chain``: the
+    number of games and the last chain value), so removing the last is found too.
+    The games already stored are chained here, in the order stored.
+    """
+    for table in _APPEND_ONLY:
+        db.execute(rewrite_guard(table)[1])
+    for column in CHAIN_COLUMNS:
+        db.execute(f"ALTER TABLE games ADD COLUMN {column} TEXT")
+    db.execute("DROP TRIGGER games_no_update")  # the store's own change, once
+    prev, count = GENESIS, 0
+    names = ", ".join(GAME_COLUMNS)
+    for row in db.execute(f"SELECT rowid, {names} FROM games ORDER BY rowid").fetchall():
+        value = chain_value(prev, row[1:])
+        db.execute("UPDATE games SET prev = ?, chain = ? WHERE rowid = ?", [prev, value, row[0]])
+        prev, count = value, count + 1
+    _refuse_updates(db, "games")
+    db.execute(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES ('chain', ?)", [chain_head(count, prev)]
+    )
 
 
 def create_read_model(db: sqlite_utils.Database) -> None:

@@ -9,7 +9,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -21,25 +21,34 @@ from getbit_events.errors import InputError, StoreError
 from getbit_events.events import Event, GameStarted
 from getbit_events.serialize import payload_json, trusted_event
 from getbit_events.sqlite_store.schema import (
+    CHAIN_COLUMNS,
+    GAME_COLUMNS,
     MIGRATIONS,
     create_read_model,
     quote,
     read_model_signature,
+    rewrite_guard,
     upsert,
 )
 from getbit_events.stored import (
+    GENESIS,
     AddResult,
+    Damage,
     RebuildResult,
     StoredGame,
     StoredViolation,
+    chain_head,
+    chain_value,
     check_file,
     default_path,
+    read_head,
+    rows_digest,
     status_of,
 )
 from getbit_events.stored import digest as _digest
 from getbit_events.validate import GameReport
 
-__all__ = ["GameStore"]  # the package re-exports it with the values it stores
+__all__ = ["BatchLost", "GameStore"]  # the package re-exports it with the values it stores
 
 _ID_LENGTH = 12
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
@@ -66,14 +75,30 @@ class GameStore:
     """
 
     def __init__(
-        self, path: str | Path | None = None, *, create: bool = True, timeout: float = 30.0
+        self,
+        path: str | Path | None = None,
+        *,
+        create: bool = True,
+        timeout: float = 30.0,
+        readonly: bool = False,
     ) -> None:
         self.path = Path(path) if path is not None else default_path()
-        if not create and not self.path.exists():
-            raise StoreError(f"no store at {self.path}: import games first, or give --db")
+        create = create and not readonly
+        self._readonly = readonly
+        if not self.path.exists():
+            if not create:
+                raise StoreError(f"no store at {self.path}: import games first, or give --db")
+        elif not create and self.path.is_file() and self.path.stat().st_size == 0:
+            raise StoreError(f"{self.path} is empty, not a getbit store: import games first")
         check_file(self.path)
+        mode = "ro" if readonly else "rwc" if create else "rw"
         try:
-            conn = sqlite3.connect(str(self.path), timeout=timeout, isolation_level=None)
+            conn = sqlite3.connect(
+                f"{self.path.absolute().as_uri()}?mode={mode}",
+                uri=True,
+                timeout=timeout,
+                isolation_level=None,
+            )
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot open the store: {exc}") from None
         self._conn = conn
@@ -82,7 +107,7 @@ class GameStore:
         self.db = sqlite_utils.Database(conn, execute_plugins=False)
         self._prepare()
         try:
-            self._open()
+            self._open(create)
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise StoreError(f"{self.path}: not a usable getbit store: {exc}") from None
@@ -90,17 +115,20 @@ class GameStore:
             conn.close()
             raise
 
-    def _open(self) -> None:
+    def _open(self, create: bool) -> None:
+        """Make sure the file is a getbit store (or a new one) before anything is
+        written to it, then bring its schema up to date."""
         conn = self._conn
         conn.execute("PRAGMA schema_version").fetchone()  # reads the header: fails if not SQLite
         tables = set(self.db.table_names())
-        ours = {"games", "events", "_sqlite_migrations"}
-        if tables and not tables & ours:
+        if tables and not self._ours(tables):
             shown = ", ".join(sorted(tables)[:5])
             raise StoreError(
                 f"{self.path} is an SQLite database but not a getbit store (it holds {shown}); "
                 "refusing to change it"
             )
+        if not tables and not create:
+            raise StoreError(f"{self.path} is an empty database, not a getbit store")
         known = {m.name for m in MIGRATIONS._migrations}
         unknown = [m.name for m in MIGRATIONS.applied(self.db) if m.name not in known]
         if unknown:
@@ -108,6 +136,8 @@ class GameStore:
                 f"{self.path} was written by a newer getbit (schema {unknown[-1]}); "
                 "upgrade getbit to use it"
             )
+        if self._readonly:
+            return
         self._use_wal()
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA foreign_keys=ON")
@@ -120,6 +150,15 @@ class GameStore:
                 MIGRATIONS.apply(self.db)
         if self._meta("read_model") != read_model_signature():
             self.rebuild()
+
+    def _ours(self, tables: set[str]) -> bool:
+        """Whether the file's migrations are getbit's (only a store of ours has them)."""
+        if "_sqlite_migrations" not in tables:
+            return False
+        found = self._conn.execute(
+            "SELECT 1 FROM _sqlite_migrations WHERE migration_set = ? LIMIT 1", (MIGRATIONS.name,)
+        )
+        return found.fetchone() is not None
 
     def _use_wal(self) -> None:
         """Switch the file to WAL. The switch does not wait for a busy database (two
@@ -137,10 +176,9 @@ class GameStore:
 
     def _prepare(self) -> None:
         cols = list(readmodel.COLUMNS)
+        columns = (*GAME_COLUMNS, *CHAIN_COLUMNS)
         self._insert_game = (
-            "INSERT INTO games (id, hash, source, source_line, source_game, tags, variant, "
-            "swimmers, status, winner, rounds, events, violations, imported_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            f"INSERT INTO games ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
         )
         self._insert_event = (
             "INSERT INTO events (game_id, seq, type, version, round, payload) "
@@ -150,6 +188,7 @@ class GameStore:
             'INSERT INTO violations (game_id, line, "column", round, code, rule, message) '
             "VALUES (?, ?, ?, ?, ?, ?, ?)"
         )
+        self._orphans = "SELECT 1 FROM events WHERE game_id = ? LIMIT 1"
         self._upserts = {t: upsert(t) for t in readmodel.TOTALS if t != "standings"}
         self._insert_row = (
             f"INSERT INTO {readmodel.TABLE} ({', '.join(quote(c) for c in cols)}) "
@@ -194,23 +233,60 @@ class GameStore:
 
         The games are stored together when the block ends without an error, or
         none of them is (a game is never stored in part): report games stored
-        only then. Their events and read-model rows are written, and the totals
-        brought up to date, once for the whole batch, just before the commit.
+        only then. A game :meth:`add` fails on (any exception) is rolled back
+        alone, to its savepoint; the others stay in the batch. Their events and
+        read-model rows are written, and the totals brought up to date, once for
+        the whole batch, just before the commit.
         """
         if self._batch is not None:
             raise RuntimeError("a batch is already being written")
         try:
             with self._write() as conn:
-                self._batch = batch = _Batch()
+                self._batch = batch = _Batch(self._head())
                 try:
                     yield
-                    conn.executemany(self._insert_event, batch.events)
+                    if batch.lost or not conn.in_transaction:
+                        raise BatchLost(f"{self.path}: the games of this batch were lost")
+                    self._insert_events(batch.events)
                     conn.executemany(self._insert_row, batch.rows)
                     self._count(batch.tally)
+                    self._set_head(batch.head)
                 finally:
                     self._batch = None
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: could not store the games: {exc}") from None
+
+    def _insert_events(self, rows: list[tuple[Any, ...]]) -> None:
+        """Insert a batch's events, inside its write.
+
+        The guard against REPLACE (``schema.rewrite_guard``) looks every row up
+        once more: a third of the import's time. This plain INSERT cannot replace
+        a row (a collision fails it), so the guard is set aside for it, in this
+        transaction only: no other connection ever sees the table without it.
+        """
+        name, create = rewrite_guard("events")
+        conn = self._conn
+        conn.execute(f"DROP TRIGGER {name}")
+        conn.executemany(self._insert_event, rows)
+        conn.execute(create)
+
+    @contextmanager
+    def _savepoint(self, batch: _Batch) -> Iterator[sqlite3.Connection]:
+        """One game of a batch: rolled back alone when it fails."""
+        if batch.lost:
+            raise BatchLost(f"{self.path}: the games of this batch were lost")
+        conn = self._conn
+        conn.execute("SAVEPOINT game")
+        try:
+            yield conn
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK TO game")
+                conn.execute("RELEASE game")
+            else:  # SQLite gave up the whole transaction (a full disk, say)
+                batch.lost = True
+            raise
+        conn.execute("RELEASE game")
 
     def add(self, report: GameReport) -> AddResult:
         """Store one validated game with its events, violations and read-model rows.
@@ -250,26 +326,30 @@ class GameStore:
             imported_at,
         )
         batch = self._batch
+        rows: list[tuple[Any, ...]] = []
         try:
-            with self._write() if batch is None else nullcontext(self._conn) as conn:
+            with self._write() if batch is None else self._savepoint(batch) as conn:
+                _, prev = head = self._head() if batch is None else batch.head
                 game_id = digest[:_ID_LENGTH]
                 try:  # the unique id and hash find a game already stored
-                    seq = conn.execute(self._insert_game, (game_id, *game)).lastrowid
+                    seq, chain = self._insert(conn, prev, (game_id, *game))
                 except sqlite3.IntegrityError:
                     known = conn.execute("SELECT id FROM games WHERE hash = ?", (digest,))
                     found = known.fetchone()
                     if found is not None:
                         return AddResult(found[0], False, status)
                     game_id = self._free_id(digest)  # another game's hash starts the same
-                    seq = conn.execute(self._insert_game, (game_id, *game)).lastrowid
+                    seq, chain = self._insert(conn, prev, (game_id, *game))
+                head = (head[0] + 1, chain)
+                if conn.execute(self._orphans, (game_id,)).fetchone() is not None:
+                    raise StoreError(
+                        f"game {game_id}: the store holds events under its id but no game "
+                        "(a removed game's?): it is not stored; run getbit check"
+                    )
                 event_rows = [
                     (game_id, seq, e.TYPE, e.VERSION, e.round, p)
                     for seq, (e, p) in enumerate(zip(events, payloads, strict=True), 1)
                 ]
-                if batch is None:
-                    conn.executemany(self._insert_event, event_rows)
-                else:  # written with the batch
-                    batch.events.extend(event_rows)
                 if report.violations:
                     conn.executemany(
                         self._insert_violation,
@@ -280,17 +360,45 @@ class GameStore:
                     )
                 if setup is not None:
                     rows = readmodel.row_tuples(game_id, events, status, tags)
-                    if batch is not None:  # written and counted with the batch
-                        batch.rows.extend(rows)
-                        batch.tally.add(rows, seq or 0)
-                    else:
+                if batch is None:
+                    conn.executemany(self._insert_event, event_rows)
+                    if rows:
                         conn.executemany(self._insert_row, rows)
                         tally = readmodel.Tally()
-                        tally.add(rows, seq or 0)
+                        tally.add(rows, seq)
                         self._count(tally)
+                    self._set_head(head)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: could not store the game: {exc}") from None
+        if batch is not None:  # the game is in: written and counted with the batch
+            batch.events.extend(event_rows)
+            if rows:
+                batch.rows.extend(rows)
+                batch.tally.add(rows, seq)
+            batch.head = head
         return AddResult(game_id, True, status)
+
+    def _insert(
+        self, conn: sqlite3.Connection, prev: str, row: tuple[Any, ...]
+    ) -> tuple[int, str]:
+        """Insert a games row chained to ``prev``: its rowid (the game's order) and chain value."""
+        chain = chain_value(prev, row)
+        return conn.execute(self._insert_game, (*row, prev, chain)).lastrowid or 0, chain
+
+    def _head(self) -> tuple[int, str]:
+        """The chain's head: how many games, the last one's chain value (inside a write)."""
+        head = read_head(self._meta("chain"))
+        if head is None:  # a damaged meta: go on from the last game (getbit check says so)
+            count, last = self._conn.execute(
+                "SELECT COUNT(*), (SELECT chain FROM games ORDER BY rowid DESC LIMIT 1) FROM games"
+            ).fetchone()
+            head = (count, last or GENESIS)
+        return head
+
+    def _set_head(self, head: tuple[int, str]) -> None:
+        self._conn.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES ('chain', ?)", (chain_head(*head),)
+        )
 
     def _free_id(self, digest: str) -> str:
         length = _ID_LENGTH
@@ -302,23 +410,33 @@ class GameStore:
             length += 4  # another game's hash starts the same: take more of ours
 
     def rebuild(self) -> RebuildResult:
-        """Recreate the read model from the events, in one transaction."""
+        """Recreate the read model from the events, in one transaction.
+
+        A damaged game (see :meth:`streams`) is left out of it, and said in
+        ``RebuildResult.skipped``; the others are rebuilt.
+        """
         conn = self._conn
         games = events = rows = 0
+        skipped: list[Damage] = []
         try:
             with self._write():
                 create_read_model(self.db)
                 info = {
-                    gid: (status, json.loads(tags), seq)
+                    gid: (status, tags, seq)
                     for gid, status, tags, seq in conn.execute(
                         "SELECT id, status, tags, rowid FROM games"
                     )
                 }
                 batch: list[tuple[Any, ...]] = []
                 tally = readmodel.Tally()
-                for game_id, stream in self.streams():
+                for game_id, stream in self.streams(skipped.append):
                     status, tags, seq = info[game_id]
-                    game = readmodel.row_tuples(game_id, stream, status, tags)
+                    try:
+                        game = readmodel.row_tuples(game_id, stream, status, json.loads(tags))
+                    except Exception as exc:  # events that read but do not make a game
+                        why = " ".join(str(exc).split())[:200] or type(exc).__name__
+                        skipped.append(Damage(game_id, f"its events do not fold: {why}"))
+                        continue
                     tally.add(game, seq)
                     batch.extend(game)
                     games += 1
@@ -332,7 +450,7 @@ class GameStore:
                 self._count(tally)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: could not rebuild: {exc}") from None
-        return RebuildResult(games, events, rows)
+        return RebuildResult(games, events, rows, tuple(skipped))
 
     def _count(self, tally: readmodel.Tally, results: list[readmodel.Result] | None = None) -> None:
         """Add ``tally`` to the totals tables and fold ``results`` (by default the
@@ -384,9 +502,17 @@ class GameStore:
         return int(self._conn.execute(sql, (status,)).fetchone()[0])
 
     def games(
-        self, *, player: str | None = None, status: str | None = None
+        self,
+        *,
+        player: str | None = None,
+        status: str | None = None,
+        on_damaged: Callable[[Damage], None] | None = None,
     ) -> Iterator[StoredGame]:
-        """Stored games in import order; ``player`` matches a swimmer or player, ignoring case."""
+        """Stored games in import order; ``player`` matches a swimmer or player, ignoring case.
+
+        A games row that cannot be read is a StoreError naming the game, or, given
+        ``on_damaged``, is handed to it and left out.
+        """
         where, params = [], []
         if status is not None:
             where.append("status = ?")
@@ -400,7 +526,14 @@ class GameStore:
         if where:
             sql += " WHERE " + " AND ".join(where)
         for row in self.db.query(sql + " ORDER BY rowid", params):
-            yield _stored_game(row)
+            try:
+                game = _stored_game(row)
+            except StoreError as exc:
+                if on_damaged is None:
+                    raise
+                on_damaged(Damage(str(row.get("id")), _problem(exc)))
+                continue
+            yield game
 
     def game(self, ref: str) -> StoredGame:
         """The game whose id is ``ref`` or starts with it (InputError when none or several)."""
@@ -425,21 +558,44 @@ class GameStore:
         return _stored_game(found[0])
 
     def events(self, game_id: str) -> list[Event]:
-        """The game's complete event stream, set-up first (empty for an invalid set-up)."""
+        """The game's complete event stream, set-up first (empty for an invalid set-up).
+
+        A StoreError names the game when its stored events are damaged: one that
+        cannot be read, a seq missing or extra, or not as many as the game holds.
+        """
         cursor = self._conn.execute(
-            "SELECT type, version, round, payload FROM events WHERE game_id = ? ORDER BY seq",
+            "SELECT seq, type, version, round, payload FROM events WHERE game_id = ? "
+            "ORDER BY seq",
             (game_id,),
         )
-        return [trusted_event(t, v, r, _loads(p, 0)[0]) for t, v, r, p in cursor]
+        rows = cursor.fetchall()
+        held = self._conn.execute(
+            "SELECT events, hash FROM games WHERE id = ?", (game_id,)
+        ).fetchone()
+        problem = _gaps(rows, held[0] if held is not None else None)
+        if problem is None and rows and held is not None:
+            violations = self._conn.execute(
+                "SELECT code, round, message FROM violations WHERE game_id = ? ORDER BY rowid",
+                (game_id,),
+            )
+            if rows_digest((row[1:] for row in rows), (), violations) != held[1]:
+                problem = "its events or violations are not those it was stored with"
+        if problem is not None:
+            raise StoreError(f"game {game_id} is damaged: {problem}; run getbit check")
+        return [_event(game_id, row) for row in rows]
 
-    def streams(self) -> Iterator[tuple[str, list[Event]]]:
+    def streams(
+        self, on_damaged: Callable[[Damage], None] | None = None
+    ) -> Iterator[tuple[str, list[Event]]]:
         """Every stored game's id and event stream, a game at a time, in the order stored.
 
         Games whose set-up broke the rules have no events and are not among them.
+        A game whose events are damaged (see :meth:`events`) is a StoreError, or,
+        given ``on_damaged``, is handed to it and left out.
         """
         cursor = self._conn.execute(
-            "SELECT g.id, e.type, e.version, e.round, e.payload FROM games g "
-            "JOIN events e ON e.game_id = g.id ORDER BY g.rowid, e.seq"
+            "SELECT g.id, g.events, e.seq, e.type, e.version, e.round, e.payload FROM games g "
+            "LEFT JOIN events e ON e.game_id = g.id ORDER BY g.rowid, e.seq"
         )
         # Events are frozen values, and many recur from game to game (the same
         # choice in the same round): each is decoded once and shared.
@@ -447,13 +603,32 @@ class GameStore:
         make, loads = trusted_event, _loads
         for game_id, group in itertools.groupby(cursor, key=_FIRST):
             stream = []
-            for _, t, v, r, p in group:
-                event = seen.get((t, v, r, p))
-                if event is None:
-                    if len(seen) >= _SHARED:
-                        seen.clear()
-                    event = seen[(t, v, r, p)] = make(t, v, r, loads(p, 0)[0])
-                stream.append(event)
+            rows = list(group)
+            held = rows[0][1]
+            if rows[0][2] is None:  # no events
+                rows = []
+                if not held:  # a set-up that broke the rules: nothing to replay
+                    continue
+            try:
+                problem = _gaps([row[2:] for row in rows], held)
+                if problem is not None:
+                    raise StoreError(problem)
+                for _, _, seq, t, v, r, p in rows:
+                    event = seen.get((t, v, r, p))
+                    if event is None:
+                        if len(seen) >= _SHARED:
+                            seen.clear()
+                        try:
+                            event = make(t, v, r, loads(p, 0)[0])
+                        except Exception:
+                            event = _event(game_id, (seq, t, v, r, p))  # says why
+                        seen[(t, v, r, p)] = event
+                    stream.append(event)
+            except StoreError as exc:
+                if on_damaged is None:
+                    raise
+                on_damaged(Damage(game_id, _problem(exc)))
+                continue
             yield game_id, stream
 
     def violations(self, game_id: str) -> list[StoredViolation]:
@@ -557,16 +732,76 @@ class GameStore:
 _loads: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
+def _problem(exc: StoreError) -> str:
+    """What a StoreError about a damaged game says is wrong with it."""
+    text = str(exc)
+    if " is damaged: " in text:
+        text = text.split(" is damaged: ", 1)[1]
+    return text.removesuffix("; run getbit check")
+
+
+def _gaps(rows: Sequence[tuple[Any, ...]], held: int | None) -> str | None:
+    """What is wrong with the seq numbers of a game's event rows (``seq`` first,
+    in order), given how many events its games row holds; None when they run 1..n."""
+    if held is None:
+        return "its events are stored without its game" if rows else None
+    n = len(rows)
+    if n != held or (n and (rows[0][0] != 1 or rows[-1][0] != n)):
+        seqs = [row[0] for row in rows]
+        missing = sorted(set(range(1, held + 1)) - set(seqs))[:5]
+        extra = [s for s in seqs if not 1 <= s <= held][:5]
+        said = [f"{n} events stored, {held} expected"]
+        if missing:
+            said.append(f"seq {', '.join(map(str, missing))} missing")
+        if extra:
+            said.append(f"seq {', '.join(map(str, extra))} extra")
+        return "; ".join(said)
+    return None
+
+
+def _event(game_id: str, row: tuple[Any, ...]) -> Event:
+    """The event of a stored row (seq, type, version, round, payload); a StoreError
+    naming the game and the seq when it cannot be read."""
+    seq, tag, version, round_, payload = row
+    try:
+        data = json.loads(payload)
+        if not isinstance(data, dict):
+            raise ValueError("the payload is not a JSON object")
+        return trusted_event(tag, version, round_, data)
+    except Exception as exc:
+        why = " ".join(str(exc).split())[:200] or type(exc).__name__
+        raise StoreError(
+            f"game {game_id} is damaged: event {seq} ({str(tag)[:40]}) cannot be read: {why}; "
+            "run getbit check"
+        ) from None
+
+
+class BatchLost(StoreError):
+    """SQLite gave up a batch's transaction (a full disk, say): none of its games is stored."""
+
+
 class _Batch:
     """What a batch of games still has to write before it commits."""
 
-    def __init__(self) -> None:
+    def __init__(self, head: tuple[int, str]) -> None:
         self.events: list[tuple[Any, ...]] = []
         self.rows: list[tuple[Any, ...]] = []
         self.tally = readmodel.Tally()
+        self.head = head  # the chain's head, with the games added so far
+        self.lost = False
 
 
 def _stored_game(row: dict[str, Any]) -> StoredGame:
-    tags = tuple(json.loads(row["tags"] or "{}").items())
-    swimmers = tuple(json.loads(row["swimmers"] or "[]"))
-    return StoredGame(**{**row, "tags": tags, "swimmers": swimmers})
+    """The value of a games row; StoreError naming the game when the row is damaged."""
+    fields = {name: row[name] for name in GAME_COLUMNS}
+    try:
+        tags = json.loads(row["tags"] or "{}")
+        swimmers = json.loads(row["swimmers"] or "[]")
+        if not isinstance(tags, dict) or not isinstance(swimmers, list):
+            raise TypeError("tags are not a JSON object, or swimmers not a JSON list")
+        return StoredGame(**{**fields, "tags": tuple(tags.items()), "swimmers": tuple(swimmers)})
+    except (ValueError, TypeError) as exc:
+        raise StoreError(
+            f"game {row.get('id')} is damaged: its games row cannot be read ({exc}); "
+            "run getbit check"
+        ) from None

@@ -1,0 +1,274 @@
+"""``check_store``: the store's own fsck. Every game's hash re-derived from its
+events, its events re-folded and compared with its row and its read-model rows,
+the chain of games followed; nothing written.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from getbit_events import readmodel
+from getbit_events.events import Event, GameEnded, GameStarted
+from getbit_events.reducer import fold
+from getbit_events.serialize import event_from_payload
+from getbit_events.sqlite_store.schema import CHAIN_COLUMNS, GAME_COLUMNS
+from getbit_events.sqlite_store.store import GameStore, _gaps
+from getbit_events.stored import (
+    GENESIS,
+    CheckResult,
+    Damage,
+    chain_value,
+    read_head,
+    rows_digest,
+)
+
+__all__ = ["check_store"]
+
+_SAID = 3  # events that cannot be read, said per game; then how many more
+
+
+def check_store(path: str | Path | None = None) -> CheckResult:
+    """Check the store at ``path`` (opened read-only: nothing is written).
+
+    Finds what ``PRAGMA integrity_check`` finds, and, game by game: events
+    changed, added or missing (the hash they were stored under), events that
+    cannot be read or do not fold, a games row that does not match its events
+    or its chain value, read-model rows that do not match the events, a game
+    removed (the chain breaks, or its head in ``meta`` does not match), and
+    events, violations or read-model rows left without their game. A file that
+    is not a store is a StoreError.
+    """
+    with GameStore(path, create=False, readonly=True) as store:
+        return _Checker(store.db.conn).run()
+
+
+class _Checker:
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self.damage: list[Damage] = []
+        self.games = self.events = 0
+
+    def run(self) -> CheckResult:
+        conn = self.conn
+        conn.execute("BEGIN")  # one snapshot, whatever writers do meanwhile
+        try:
+            for (line,) in conn.execute("PRAGMA integrity_check(20)"):
+                if line != "ok":
+                    self.damage.append(Damage(None, f"SQLite's integrity_check: {line}"))
+            columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
+            chained = set(CHAIN_COLUMNS) <= columns
+            last = GENESIS
+            previous: str | None = None
+            for row in self._rows(chained):
+                self.games += 1
+                game_id = str(row["id"])
+                problems = self._game(game_id, row)
+                if chained:
+                    problems[:0] = self._link(row, last, previous)
+                    last = row["chain"] if isinstance(row["chain"], str) else last
+                previous = game_id
+                self.damage.extend(Damage(game_id, p) for p in problems)
+            if chained:
+                self._head(last)
+            else:
+                self.damage.append(
+                    Damage(None, "the store predates the chain of games: open it with "
+                           "getbit import or getbit rebuild once to add it")
+                )
+            self._strays()
+        finally:
+            conn.execute("COMMIT")
+        return CheckResult(self.games, self.events, tuple(self.damage))
+
+    def _rows(self, chained: bool) -> Iterator[dict[str, Any]]:
+        names = (*GAME_COLUMNS, *CHAIN_COLUMNS) if chained else GAME_COLUMNS
+        cursor = self.conn.execute(f"SELECT {', '.join(names)} FROM games ORDER BY rowid")
+        for values in cursor:
+            yield dict(zip(names, values, strict=True))
+
+    # -- the chain ---------------------------------------------------------------
+
+    def _link(self, row: dict[str, Any], last: str, previous: str | None) -> list[str]:
+        problems = []
+        if row["prev"] != last:
+            if previous is None:
+                problems.append("a game stored before it, the first, is missing")
+            else:
+                problems.append(f"a game stored between {previous} and it is missing")
+        own = chain_value(row["prev"] or GENESIS, [row[c] for c in GAME_COLUMNS])
+        if row["chain"] != own:
+            problems.append("its games row was changed (it does not match its chain value)")
+        return problems
+
+    def _head(self, last: str) -> None:
+        found = self.conn.execute("SELECT value FROM meta WHERE key = 'chain'").fetchone()
+        head = read_head(found[0] if found else None)
+        if head is None:
+            self.damage.append(Damage(None, "the chain's head is missing from meta"))
+            return
+        count, chain = head
+        if count > self.games:
+            gone = count - self.games
+            self.damage.append(
+                Damage(None, f"{gone} game{'s' * (gone != 1)} missing: {count} were stored, "
+                       f"{self.games} are there")
+            )
+        elif count < self.games:
+            extra = self.games - count
+            self.damage.append(
+                Damage(None, f"{extra} game{'s' * (extra != 1)} more than were stored "
+                       f"({self.games}, not {count})")
+            )
+        if chain != last:
+            self.damage.append(
+                Damage(None, "the last game stored is missing or changed (the chain's head "
+                       "does not match the last game)")
+            )
+
+    # -- one game ----------------------------------------------------------------
+
+    def _game(self, game_id: str, row: dict[str, Any]) -> list[str]:
+        conn = self.conn
+        problems = []
+        if not isinstance(row["hash"], str) or not row["hash"].startswith(game_id):
+            problems.append("its id is not the start of its hash")
+        stored = conn.execute(
+            "SELECT seq, type, version, round, payload FROM events WHERE game_id = ? "
+            "ORDER BY seq",
+            (game_id,),
+        ).fetchall()
+        self.events += len(stored)
+        held = row["events"] if isinstance(row["events"], int) else -1
+        gaps = _gaps(stored, held)
+        if gaps is not None:
+            problems.append(f"events: {gaps}")
+        violations = conn.execute(
+            "SELECT code, round, message FROM violations WHERE game_id = ? ORDER BY rowid",
+            (game_id,),
+        ).fetchall()
+        if len(violations) != row["violations"]:
+            problems.append(f"{len(violations)} violations stored, {row['violations']} expected")
+        tags = _json(row["tags"], dict)
+        swimmers = _json(row["swimmers"], list)
+        if tags is None or swimmers is None:
+            problems.append("its tags or swimmers are not the JSON they were stored as")
+            tags = tags or {}
+        digest = rows_digest((r[1:] for r in stored), tags.items(), violations)
+        if digest != row["hash"]:
+            problems.append(
+                "its events or violations are not those it was stored with "
+                "(they do not hash to its hash)"
+            )
+        events, unread = _decode(stored)
+        problems.extend(unread)
+        if unread:
+            return problems
+        expected: dict[str, Any] = {"events": len(stored), "violations": len(violations)}
+        if events:
+            problems.extend(self._fold(game_id, events, expected, row, tags, len(violations)))
+        else:
+            expected.update(status="invalid", winner=None, rounds=0, variant=None)
+            problems.extend(self._read_model(game_id, []))
+        changed = [k for k, v in expected.items() if row[k] != v]
+        if changed:
+            problems.append(
+                f"its games row does not match its events ({', '.join(changed)})"
+            )
+        return problems
+
+    def _fold(
+        self,
+        game_id: str,
+        events: list[Event],
+        expected: dict[str, Any],
+        row: dict[str, Any],
+        tags: dict[str, Any],
+        violations: int,
+    ) -> list[str]:
+        setup = events[0]
+        if not isinstance(setup, GameStarted):
+            return [f"its events start with {setup.TYPE}, not game-started"]
+        try:
+            state = fold(events)
+            status = readmodel.game_status(violations == 0, state.finished)
+            rows = readmodel.row_tuples(game_id, events, status, dict(setup.tags))
+        except Exception as exc:  # events that read but do not make a game
+            return [f"its events do not fold: {_why(exc)}"]
+        ended = next((e for e in reversed(events) if isinstance(e, GameEnded)), None)
+        expected.update(
+            status=status,
+            winner=ended.winner if ended is not None else None,
+            rounds=events[-1].round,
+            variant=setup.variant,
+        )
+        problems = []
+        if tags != dict(setup.tags) or _json(row["swimmers"], list) != list(setup.line):
+            problems.append("its games row does not match its events (tags, swimmers)")
+        problems.extend(self._read_model(game_id, rows))
+        return problems
+
+    def _read_model(self, game_id: str, rows: list[tuple[Any, ...]]) -> list[str]:
+        found = self.conn.execute(
+            f"SELECT * FROM {readmodel.TABLE} WHERE game_id = ? ORDER BY rowid", (game_id,)
+        ).fetchall()
+        if found != rows:
+            said = f"its read-model rows ({readmodel.TABLE}) do not match its events"
+            return [f"{said} (getbit rebuild makes them again)"]
+        return []
+
+    # -- rows without a game -------------------------------------------------------
+
+    def _strays(self) -> None:
+        for table, what in (
+            ("events", "its events are stored but its game is not (the game was removed)"),
+            ("violations", "its violations are stored but its game is not"),
+            (readmodel.TABLE, "its read-model rows are there but its game is not"),
+        ):
+            cursor = self.conn.execute(
+                f"SELECT DISTINCT game_id FROM {table} "
+                "WHERE game_id NOT IN (SELECT id FROM games) ORDER BY game_id"
+            )
+            self.damage.extend(Damage(str(game_id), what) for (game_id,) in cursor)
+
+
+def _decode(stored: list[tuple[Any, ...]]) -> tuple[list[Event], list[str]]:
+    """The events of a game's rows, read the careful way; what cannot be read."""
+    events: list[Event] = []
+    unread: list[str] = []
+    for seq, tag, version, round_, payload in stored:
+        try:
+            data = json.loads(payload)
+        except (ValueError, TypeError):
+            unread.append(f"event {seq} ({_short(tag)}): its payload is not JSON")
+            continue
+        if not isinstance(data, dict):
+            unread.append(f"event {seq} ({_short(tag)}): its payload is not a JSON object")
+            continue
+        try:
+            events.append(event_from_payload(tag, version, round_, data))
+        except Exception as exc:
+            unread.append(f"event {seq} ({_short(tag)}) is not an event: {_why(exc)}")
+    if len(unread) > _SAID:
+        more = len(unread) - _SAID
+        unread[_SAID:] = [f"and {more} more event{'s' * (more != 1)} that cannot be read"]
+    return events, unread
+
+
+def _json(text: Any, kind: type) -> Any:
+    try:
+        value = json.loads(text)
+    except (ValueError, TypeError):
+        return None
+    return value if isinstance(value, kind) else None
+
+
+def _short(value: Any) -> str:
+    return str(value)[:40]
+
+
+def _why(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:200] or type(exc).__name__

@@ -1,0 +1,539 @@
+"""The store defends its history (issue 11): a game it cannot take never costs the
+others, no statement rewrites a stored row, ``getbit check`` finds every kind of
+tampering, no command crashes on a damaged store, and a file that is not ours
+(or an empty one, for a command that only reads) is never written."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import sqlite_utils
+from typer.testing import CliRunner
+
+from getbit_events import readmodel
+from getbit_events.cli import app
+from getbit_events.cli_store import import_paths
+from getbit_events.errors import StoreError
+from getbit_events.simulate import simulate_games
+from getbit_events.sqlite_store import MIGRATIONS, GameStore, check_store, game_hash
+from getbit_events.validate import GameReport, validate_game
+from importers.gbn import read_gbn, write_gbn
+
+INVALID = """[Line "Ann, Bob, Cid, Dee"]
+1. Ann 1, Bob 2, Cid 3, Dee 4
+2. Ann 2, Bob 3, Cid 4, Dee 5 ; bit Dee
+"""
+
+
+def _sim(n: int, seed: int = 1) -> str:
+    return write_gbn(simulate_games(n, "standard", 4, seed, "random"))
+
+
+def _reports(text: str, source: str = "games.gbn") -> list[GameReport]:
+    return [validate_game(g) for g in read_gbn(text, source)]
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, list(args))
+    assert "Traceback" not in result.output + result.stderr
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def stored(tmp_path: Path) -> tuple[Path, list[str]]:
+    """A store of four valid games and an invalid one; their ids in the order stored."""
+    path = tmp_path / "games.db"
+    with GameStore(path) as store:
+        ids = [store.add(r).game_id for r in _reports(_sim(4) + "\n" + INVALID)]
+    return path, ids
+
+
+def _tamper(path: Path, *statements: tuple[str, tuple[object, ...]], drop: str = "") -> None:
+    """What another program could do: plain sqlite3, triggers dropped first when named."""
+    conn = sqlite3.connect(path)
+    for trigger in drop.split():
+        conn.execute(f"DROP TRIGGER {trigger}")
+    for sql, params in statements:
+        conn.execute(sql, params)
+    conn.commit()
+    conn.close()
+
+
+def _files(path: Path) -> dict[str, bytes]:
+    found = (path.with_name(path.name + s) for s in ("", "-wal", "-shm", "-journal"))
+    return {p.name: p.read_bytes() for p in found if p.exists()}
+
+
+# -- a game the store cannot take costs no other --------------------------------------
+
+
+def _fail_for(game_ids: set[str], error: Exception) -> Callable[..., object]:
+    real = readmodel.row_tuples
+
+    def row_tuples(game_id: str, *args: object) -> object:
+        if game_id in game_ids:
+            raise error
+        return real(game_id, *args)  # type: ignore[arg-type]
+
+    return row_tuples
+
+
+def test_a_game_the_store_fails_on_is_left_out_and_the_others_stored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    games = tmp_path / "club.gbn"
+    games.write_text(_sim(100, seed=9), encoding="utf-8")
+    reports = _reports(games.read_text(encoding="utf-8"), str(games))
+    doomed = reports[41]
+    doomed_id = game_hash_of(doomed)
+    monkeypatch.setattr(readmodel, "row_tuples", _fail_for({doomed_id}, IndexError("boom")))
+    seen: list[object] = []
+    with GameStore(tmp_path / "games.db") as store:
+        summary = import_paths(store, [games], on_report=lambda item, _: seen.append(item))
+        assert store.count() == 99
+        assert doomed_id not in {g.id for g in store.games()}
+        # nothing of it is left: no events, violations or read-model rows
+        for table in ("events", "violations", readmodel.TABLE):
+            found = store.db.execute(f"SELECT COUNT(*) FROM {table} WHERE game_id = ?",
+                                     [doomed_id]).fetchone()
+            assert found == (0,)
+    assert (summary.stored, summary.errors, summary.exit_code) == (99, 1, 3)
+    (failure,) = [str(item) for item in seen if "internal error" in str(item)]
+    assert failure.startswith(f"{games}:{doomed.record.pos.line}: game 42 internal error (a bug)")
+    assert "IndexError: boom" in failure
+    assert check_store(tmp_path / "games.db").ok  # the chain skipped it: nothing half
+
+
+def test_import_says_a_bug_and_exits_3_but_stores_the_rest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    games = tmp_path / "club.gbn"
+    games.write_text(_sim(5, seed=4), encoding="utf-8")
+    third = game_hash_of(_reports(games.read_text(encoding="utf-8"))[2])
+    monkeypatch.setattr(readmodel, "row_tuples", _fail_for({third}, TypeError("no such thing")))
+    db = tmp_path / "games.db"
+    code, out, err = _run("import", str(games), "--db", str(db))
+    assert code == 3
+    assert "4 stored" in out
+    assert "1 left out by an internal error (a bug)" in out
+    assert f"{games}:" in err
+    assert "internal error (a bug): TypeError: no such thing" in err
+
+
+def test_a_game_the_store_refuses_is_said_and_exit_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    games = tmp_path / "club.gbn"
+    games.write_text(_sim(5, seed=4), encoding="utf-8")
+    first = game_hash_of(_reports(games.read_text(encoding="utf-8"))[0])
+    monkeypatch.setattr(readmodel, "row_tuples", _fail_for({first}, StoreError("too odd")))
+    code, out, err = _run("import", str(games), "--db", str(tmp_path / "g.db"))
+    assert code == 1
+    assert "4 stored" in out
+    assert "1 not stored" in out
+    assert f"{games}:1: game 1 not stored: too odd" in err
+
+
+def test_a_card_of_99_among_100_games_costs_no_good_game(tmp_path: Path) -> None:
+    bad = '[Line "John, Anne, Beth, Ted"]\n\n1. John 4, Anne 1, Beth 4, Ted 99\n\n'
+    games = tmp_path / "g.gbn"
+    games.write_text(_sim(50, seed=2) + "\n" + bad + _sim(49, seed=3), encoding="utf-8")
+    db = tmp_path / "p.db"
+    code, _, _ = _run("import", "--db", str(db), str(games))
+    assert code in (1, 3)  # stored as invalid, or left out by a bug: never the batch
+    with GameStore(db) as store:
+        assert store.count("valid") + store.count("unfinished") == 99
+
+
+def test_a_failed_game_in_a_batch_rolls_back_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reports = _reports(_sim(3) + "\n" + INVALID)
+    doomed = game_hash_of(reports[3])
+    monkeypatch.setattr(readmodel, "row_tuples", _fail_for({doomed}, ValueError("no")))
+    with GameStore(tmp_path / "g.db") as store:
+        with store.batch():
+            for report in reports:
+                with contextlib.suppress(ValueError):
+                    store.add(report)
+        assert store.count() == 3
+        assert store.table_rows("violations") == []  # the invalid game's are rolled back
+    assert check_store(tmp_path / "g.db").ok
+
+
+def game_hash_of(report: GameReport) -> str:
+    """The id a game gets in an empty store."""
+    return game_hash(report)[:12]
+
+
+# -- no statement rewrites or removes a stored row -----------------------------------------
+
+_COLUMNS = (
+    "id, hash, source, source_line, source_game, tags, variant, swimmers, status, "
+    "winner, rounds, events, violations, imported_at, prev, chain"
+)
+REWRITES = {
+    "games INSERT OR REPLACE": (
+        f"INSERT OR REPLACE INTO games ({_COLUMNS}) SELECT id, hash, source, source_line, "
+        "source_game, tags, variant, swimmers, 'valid', 'Nobody', rounds, events, violations, "
+        "imported_at, prev, chain FROM games"
+    ),
+    "games REPLACE INTO": (
+        f"REPLACE INTO games ({_COLUMNS}) SELECT id, hash, source, source_line, source_game, "
+        "tags, variant, swimmers, status, 'Nobody', rounds, events, violations, imported_at, "
+        "prev, chain FROM games"
+    ),
+    "games same hash, new id": (
+        f"REPLACE INTO games ({_COLUMNS}) SELECT 'x' || id, hash, source, source_line, "
+        "source_game, tags, variant, swimmers, status, 'Nobody', rounds, events, violations, "
+        "imported_at, prev, chain FROM games"
+    ),
+    "games same rowid": (
+        "INSERT OR REPLACE INTO games (rowid, id, hash, status, imported_at) "
+        "SELECT rowid, 'x', 'y', 'valid', 'now' FROM games"
+    ),
+    "games UPSERT": (
+        f"INSERT INTO games ({_COLUMNS}) SELECT * FROM (SELECT {_COLUMNS} FROM games) WHERE 1 "
+        "ON CONFLICT (id) DO UPDATE SET winner = 'Nobody'"
+    ),
+    "games UPDATE": "UPDATE games SET winner = 'Nobody'",
+    "games UPDATE OR REPLACE": "UPDATE OR REPLACE games SET winner = 'Nobody'",
+    "games DELETE": "DELETE FROM games",
+    "events INSERT OR REPLACE": (
+        "INSERT OR REPLACE INTO events (game_id, seq, type, version, round, payload) "
+        "SELECT game_id, seq, type, version, round, '{}' FROM events"
+    ),
+    "events REPLACE INTO": (
+        "REPLACE INTO events (game_id, seq, type, version, round, payload) "
+        "SELECT game_id, seq, type, version, round, '{}' FROM events"
+    ),
+    "events same rowid": (
+        "INSERT OR REPLACE INTO events (rowid, game_id, seq, type, version, round, payload) "
+        "SELECT rowid, 'elsewhere', seq, type, version, round, payload FROM events"
+    ),
+    "events UPSERT": (
+        "INSERT INTO events (game_id, seq, type, version, round, payload) "
+        "SELECT game_id, seq, type, version, round, payload FROM events WHERE 1 "
+        "ON CONFLICT (game_id, seq) DO UPDATE SET payload = '{}'"
+    ),
+    "events UPDATE": "UPDATE events SET payload = '{}'",
+    "events DELETE": "DELETE FROM events",
+    "violations INSERT OR REPLACE": (
+        "INSERT OR REPLACE INTO violations (rowid, game_id, line, code, message) "
+        "SELECT rowid, game_id, 0, 'none', 'nothing' FROM violations"
+    ),
+    "violations UPSERT": (
+        "INSERT INTO violations (rowid, game_id, line, code, message) "
+        "SELECT rowid, game_id, 0, 'none', 'nothing' FROM violations WHERE 1 "
+        "ON CONFLICT (rowid) DO UPDATE SET message = 'nothing'"
+    ),
+    "violations UPDATE": "UPDATE violations SET message = 'nothing'",
+    "violations DELETE": "DELETE FROM violations",
+}
+
+
+@pytest.mark.parametrize("name", REWRITES)
+def test_no_statement_rewrites_or_removes_a_stored_row(
+    stored: tuple[Path, list[str]], name: str
+) -> None:
+    path, _ = stored
+    before = _tables(path)
+    conn = sqlite3.connect(path)  # another program: no recursive triggers, no foreign keys
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        conn.execute(REWRITES[name])
+    conn.rollback()
+    conn.close()
+    assert _tables(path) == before
+    assert check_store(path).ok
+
+
+def _tables(path: Path) -> list[list[tuple[object, ...]]]:
+    conn = sqlite3.connect(path)
+    try:
+        return [
+            conn.execute(f"SELECT rowid, * FROM {t} ORDER BY rowid").fetchall()
+            for t in ("games", "events", "violations")
+        ]
+    finally:
+        conn.close()
+
+
+def test_new_games_and_events_may_still_be_added(stored: tuple[Path, list[str]]) -> None:
+    path, ids = stored
+    with GameStore(path) as store:
+        assert store.add(_reports(_sim(1, seed=77))[0]).stored
+        assert store.count() == len(ids) + 1
+    assert check_store(path).ok
+
+
+# -- the chain, and a store from before it --------------------------------------------------
+
+
+def test_an_older_store_is_chained_when_it_is_opened(tmp_path: Path) -> None:
+    new = tmp_path / "new.db"
+    with GameStore(new) as store:
+        for report in _reports(_sim(3) + "\n" + INVALID):
+            store.add(report)
+        tables = {t: store.db.execute(f"SELECT * FROM {t}").fetchall()
+                  for t in ("games", "events", "violations", readmodel.TABLE)}
+        chains = [r[0] for r in store.db.execute("SELECT chain FROM games ORDER BY rowid")]
+    old = tmp_path / "old.db"
+    db = sqlite_utils.Database(old)
+    MIGRATIONS.apply(db, stop_before="m003_defences")  # a store as getbit wrote it before
+    for table, rows in tables.items():
+        width = 14 if table == "games" else len(rows[0])
+        marks = ", ".join("?" * width)
+        db.conn.executemany(f"INSERT INTO {table} VALUES ({marks})", [r[:width] for r in rows])
+    db.conn.commit()
+    db.close()
+    assert not check_store(old).ok  # predates the chain: said
+    with GameStore(old) as store:
+        assert [r[0] for r in store.db.execute("SELECT chain FROM games ORDER BY rowid")] == chains
+        assert store.add(_reports(_sim(1, seed=5))[0]).stored
+    assert check_store(old).ok
+
+
+# -- getbit check finds every kind of tampering ----------------------------------------------
+
+
+def _event(path: Path, game_id: str, kind: str) -> tuple[int, dict[str, object]]:
+    conn = sqlite3.connect(path)
+    seq, payload = conn.execute(
+        "SELECT seq, payload FROM events WHERE game_id = ? AND type = ? ORDER BY seq LIMIT 1",
+        (game_id, kind),
+    ).fetchone()
+    conn.close()
+    return seq, json.loads(payload)
+
+
+def _change_card(path: Path, game_id: str) -> None:
+    seq, payload = _event(path, game_id, "cards-revealed")
+    cards = payload["cards"]
+    assert isinstance(cards, list)
+    cards[0][1] = cards[0][1] % 5 + 1
+    _tamper(
+        path,
+        ("UPDATE events SET payload = ? WHERE game_id = ? AND seq = ?",
+         (json.dumps(payload, separators=(",", ":")), game_id, seq)),
+        drop="events_no_update",
+    )
+
+
+def _delete_game(path: Path, game_id: str) -> None:
+    _tamper(
+        path,
+        *[(f"DELETE FROM {t} WHERE {k} = ?", (game_id,)) for t, k in (
+            ("events", "game_id"), ("violations", "game_id"), (readmodel.TABLE, "game_id"),
+            ("games", "id"))],
+        drop="games_no_delete events_no_delete violations_no_delete",
+    )
+
+
+_MORE_BITES = f"UPDATE {readmodel.TABLE} SET bites_taken = bites_taken + 1 WHERE game_id = ?"
+TAMPERING: dict[str, tuple[Callable[[Path, list[str]], None], int | None, str]] = {
+    "a payload rewritten": (
+        lambda p, ids: _tamper(
+            p, ("UPDATE events SET payload = '{\"who\":\"Nobody\"}' WHERE game_id = ? AND seq = 2",
+                (ids[1],)), drop="events_no_update"),
+        1, "not those it was stored with",
+    ),
+    "a card changed": (lambda p, ids: _change_card(p, ids[2]), 2, "not those it was stored with"),
+    "a payload that is not JSON": (
+        lambda p, ids: _tamper(
+            p, ("UPDATE events SET payload = 'not json' WHERE game_id = ? AND seq = 3", (ids[1],)),
+            drop="events_no_update"),
+        1, "event 3 (card-chosen): its payload is not JSON",
+    ),
+    "an event added": (
+        lambda p, ids: _tamper(
+            p, ("INSERT INTO events VALUES (?, 999, 'card-chosen', 1, 99, '{\"who\":\"Ann\"}')",
+                (ids[0],))),
+        0, "seq 999 extra",
+    ),
+    "an event removed": (
+        lambda p, ids: _tamper(
+            p, ("DELETE FROM events WHERE game_id = ? AND seq = 5", (ids[3],)),
+            drop="events_no_delete"),
+        3, "seq 5 missing",
+    ),
+    "a game removed": (lambda p, ids: _delete_game(p, ids[1]), 2, "is missing"),
+    "the last game removed": (lambda p, ids: _delete_game(p, ids[-1]), None, "missing"),
+    "a game removed, its events left": (
+        lambda p, ids: _tamper(p, ("DELETE FROM games WHERE id = ?", (ids[0],)),
+                               drop="games_no_delete"),
+        0, "its events are stored but its game is not",
+    ),
+    "a winner changed by REPLACE": (
+        lambda p, ids: _tamper(
+            p, (REWRITES["games REPLACE INTO"] + " WHERE id = ?", (ids[2],)),
+            drop="games_no_replace"),
+        2, "its games row was changed",
+    ),
+    "a winner changed by UPDATE": (
+        lambda p, ids: _tamper(p, ("UPDATE games SET winner = 'Nobody' WHERE id = ?", (ids[0],)),
+                               drop="games_no_update"),
+        0, "its games row does not match its events (winner)",
+    ),
+    "a violation removed": (
+        lambda p, ids: _tamper(p, ("DELETE FROM violations WHERE game_id = ?", (ids[4],)),
+                               drop="violations_no_delete"),
+        4, "0 violations stored, 1 expected",
+    ),
+    "a read-model row changed": (
+        lambda p, ids: _tamper(
+            p, (_MORE_BITES, (ids[3],))),
+        3, "read-model rows",
+    ),
+}
+
+
+def test_check_finds_nothing_in_an_intact_store(stored: tuple[Path, list[str]]) -> None:
+    path, ids = stored
+    before = path.read_bytes()
+    code, out, _ = _run("check", "--db", str(path))
+    assert code == 0
+    assert f"ok: {len(ids)} games" in out
+    assert path.read_bytes() == before  # read-only: nothing written, not even to the log
+    assert _files(path).get("games.db-wal", b"") == b""
+
+
+@pytest.mark.parametrize("name", TAMPERING)
+def test_check_finds_each_kind_of_tampering(stored: tuple[Path, list[str]], name: str) -> None:
+    path, ids = stored
+    tamper, which, said = TAMPERING[name]
+    tamper(path, ids)
+    result = check_store(path)
+    assert not result.ok
+    named = [d for d in result.damage if d.game == (ids[which] if which is not None else None)]
+    assert any(said in d.problem for d in named), result.damage
+    code, out, _ = _run("check", "--db", str(path))
+    assert code == 1
+    assert (ids[which] if which is not None else "the store is damaged") in out
+    assert "damaged:" in out
+    code, out, _ = _run("check", "--db", str(path), "--json")
+    assert json.loads(out)["ok"] is False
+
+
+def test_check_of_what_is_not_a_store_exits_2(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.db"
+    notes.write_bytes(b"dear diary\n" * 20)
+    code, _, err = _run("check", "--db", str(notes))
+    assert code == 2
+    assert "is not an SQLite database" in err
+    code, _, err = _run("check", "--db", str(tmp_path / "none.db"))
+    assert code == 2
+    assert not (tmp_path / "none.db").exists()
+
+
+# -- no command crashes on a damaged store ----------------------------------------------------
+
+DAMAGE = {
+    "an extra event": (
+        "INSERT INTO events VALUES (?, 999, 'card-chosen', 1, 99, '{\"who\":\"Ann\"}')", ""
+    ),
+    "a payload that is not JSON": (
+        "UPDATE events SET payload = 'not json' WHERE game_id = ? AND seq = 3", "events_no_update"
+    ),
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGE)
+def test_no_command_crashes_on_a_damaged_game(
+    stored: tuple[Path, list[str]], tmp_path: Path, damage: str
+) -> None:
+    path, ids = stored
+    sql, drop = DAMAGE[damage]
+    _tamper(path, (sql, (ids[1],)), drop=drop)
+    db = ("--db", str(path))
+    named = f"game {ids[1]} is damaged"
+
+    code, _, err = _run("rebuild", *db)
+    assert (code, named in err) == (2, True)
+    assert "skipped 1 damaged game" in err
+    out_file = tmp_path / "out.gbn"
+    code, _, err = _run("export", ids[0], ids[1], ids[2], *db, "-o", str(out_file))
+    assert (code, named in err) == (2, True)
+    assert len(read_gbn(out_file.read_text(encoding="utf-8"))) == 2  # the others are written
+    for command in (["replay", ids[1]], ["report", ids[1]], ["show", ids[1]]):
+        code, _, err = _run(*command, *db)
+        assert (code, named in err) == (2, True), command
+        assert "run getbit check" in err
+    code, out, _ = _run("games", *db)
+    assert code == 0
+    assert f"{len(ids)} games" in out
+    code, _, _ = _run("stats", *db)
+    assert code == 0
+    code, _, _ = _run("replay", ids[0], *db)
+    assert code == 0
+
+
+def test_a_games_row_that_cannot_be_read_is_named_and_skipped(
+    stored: tuple[Path, list[str]],
+) -> None:
+    path, ids = stored
+    _tamper(path, ("UPDATE games SET tags = 'not json' WHERE id = ?", (ids[1],)),
+            drop="games_no_update")
+    code, out, err = _run("games", "--db", str(path))
+    assert code == 2
+    assert f"game {ids[1]} is damaged: its games row cannot be read" in err
+    assert f"{len(ids) - 1} games" in out
+    code, _, err = _run("show", ids[1], "--db", str(path))
+    assert (code, f"game {ids[1]} is damaged" in err) == (2, True)
+
+
+# -- a file that is not ours is never written; reading never creates -----------------------
+
+
+def test_another_programs_games_table_is_refused_and_not_modified(tmp_path: Path) -> None:
+    path = tmp_path / "theirs.db"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE games (id TEXT, score INTEGER)")
+    conn.execute("INSERT INTO games VALUES ('chess', 3)")
+    conn.commit()
+    conn.close()
+    before = _files(path)
+    with pytest.raises(StoreError, match=r"not a getbit store \(it holds games\); refusing"):
+        GameStore(path)
+    games = tmp_path / "a.gbn"
+    games.write_text(_sim(1), encoding="utf-8")
+    for command in (["import", str(games)], ["games"], ["check"], ["rebuild"]):
+        code, _, err = _run(*command, "--db", str(path))
+        assert code == 2, command
+        assert "not a getbit store" in err
+    assert _files(path) == before  # not even switched to WAL (header bytes 18-19)
+
+
+READERS = [
+    ["games"], ["show", "abc"], ["export", "abc"], ["rebuild"], ["check"],
+    ["replay", "abc"], ["report", "abc"], ["stats"],
+]
+
+
+@pytest.mark.parametrize("command", READERS, ids=lambda c: c[0])
+def test_read_commands_never_create_or_fill_a_store(tmp_path: Path, command: list[str]) -> None:
+    empty, missing = tmp_path / "empty.db", tmp_path / "missing.db"
+    empty.write_bytes(b"")
+    for path in (empty, missing):
+        code, _, err = _run(*command, "--db", str(path))
+        assert code == 2, (command, path, err)
+        assert err
+    assert empty.read_bytes() == b""
+    assert not missing.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.db"]
+
+
+def test_import_makes_a_store_of_an_empty_file(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    games = tmp_path / "a.gbn"
+    games.write_text(_sim(2), encoding="utf-8")
+    code, out, _ = _run("import", str(games), "--db", str(empty))
+    assert code == 0
+    assert "2 stored" in out
+    assert check_store(empty).ok
