@@ -15,8 +15,9 @@ from getbit_events import readmodel
 from getbit_events.events import Event, GameEnded, GameStarted
 from getbit_events.reducer import fold
 from getbit_events.serialize import event_from_payload
+from getbit_events.sqlite_store.rows import seq_gaps
 from getbit_events.sqlite_store.schema import CHAIN_COLUMNS, GAME_COLUMNS
-from getbit_events.sqlite_store.store import GameStore, _gaps
+from getbit_events.sqlite_store.store import GameStore
 from getbit_events.stored import (
     GENESIS,
     CheckResult,
@@ -143,7 +144,7 @@ class _Checker:
         ).fetchall()
         self.events += len(stored)
         held = row["events"] if isinstance(row["events"], int) else -1
-        gaps = _gaps(stored, held)
+        gaps = seq_gaps(stored, held)
         if gaps is not None:
             problems.append(f"events: {gaps}")
         violations = conn.execute(

@@ -20,6 +20,13 @@ from getbit_events import readmodel
 from getbit_events.errors import InputError, StoreError
 from getbit_events.events import Event, GameStarted
 from getbit_events.serialize import payload_json, trusted_event
+from getbit_events.sqlite_store.rows import (
+    damage_of,
+    loads,
+    seq_gaps,
+    stored_event,
+    stored_game,
+)
 from getbit_events.sqlite_store.schema import (
     CHAIN_COLUMNS,
     GAME_COLUMNS,
@@ -28,8 +35,8 @@ from getbit_events.sqlite_store.schema import (
     quote,
     read_model_signature,
     rewrite_guard,
-    upsert,
 )
+from getbit_events.sqlite_store.totals import add_tally, read_totals
 from getbit_events.stored import (
     GENESIS,
     AddResult,
@@ -51,9 +58,8 @@ from getbit_events.validate import GameReport
 __all__ = ["BatchLost", "GameStore"]  # the package re-exports it with the values it stores
 
 _ID_LENGTH = 12
-_FIRST, _SECOND = itemgetter(0), itemgetter(1)
+_FIRST = itemgetter(0)
 _SHARED = 100_000  # events streams() keeps to share, at most
-_GAME_ID, _DATE = 0, list(readmodel.COLUMNS).index("date")
 
 
 # -- the store -----------------------------------------------------------------
@@ -189,7 +195,6 @@ class GameStore:
             "VALUES (?, ?, ?, ?, ?, ?, ?)"
         )
         self._orphans = "SELECT 1 FROM events WHERE game_id = ? LIMIT 1"
-        self._upserts = {t: upsert(t) for t in readmodel.TOTALS if t != "standings"}
         self._insert_row = (
             f"INSERT INTO {readmodel.TABLE} ({', '.join(quote(c) for c in cols)}) "
             f"VALUES ({', '.join('?' for _ in cols)})"
@@ -249,7 +254,7 @@ class GameStore:
                         raise BatchLost(f"{self.path}: the games of this batch were lost")
                     self._insert_events(batch.events)
                     conn.executemany(self._insert_row, batch.rows)
-                    self._count(batch.tally)
+                    add_tally(conn, batch.tally)
                     self._set_head(batch.head)
                 finally:
                     self._batch = None
@@ -366,7 +371,7 @@ class GameStore:
                         conn.executemany(self._insert_row, rows)
                         tally = readmodel.Tally()
                         tally.add(rows, seq)
-                        self._count(tally)
+                        add_tally(conn, tally)
                     self._set_head(head)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: could not store the game: {exc}") from None
@@ -447,50 +452,10 @@ class GameStore:
                         batch = []
                 rows += len(batch)
                 conn.executemany(self._insert_row, batch)
-                self._count(tally)
+                add_tally(conn, tally)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: could not rebuild: {exc}") from None
         return RebuildResult(games, events, rows, tuple(skipped))
-
-    def _count(self, tally: readmodel.Tally, results: list[readmodel.Result] | None = None) -> None:
-        """Add ``tally`` to the totals tables and fold ``results`` (by default the
-        tally's) into the standings, inside a write.
-
-        Games that come after every game folded in so far are folded in at once;
-        one that comes before marks the standings stale, and they are worked out
-        again, from ``game_swimmers``, the next time they are read.
-        """
-        conn = self._conn
-        results = tally.results if results is None else results
-        for table, counts in (
-            ("player_totals", tally.players),
-            ("player_names", tally.names),
-            ("pair_totals", tally.pairs),
-            ("game_totals", tally.games),
-        ):
-            conn.executemany(self._upserts[table], [(*k, *v) for k, v in counts.items()])
-        if not results:
-            return
-        state = conn.execute("SELECT value FROM meta WHERE key = 'standings'").fetchone()
-        if state is not None and state[0] == "stale":
-            return
-        results.sort(key=_FIRST)
-        if state is not None and results[0][0] <= json.loads(state[0])[0]:
-            conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('standings', 'stale')")
-            return
-        keys = sorted({key for _, _, result in results for key, _, _ in result})
-        known = conn.execute(
-            f"SELECT * FROM standings WHERE player_key IN ({', '.join('?' for _ in keys)})", keys
-        )
-        standings = readmodel.Standings({row[0]: row[1:] for row in known})
-        for order, row, result in results:
-            standings.add(result, row[_DATE] is not None, order, row[_GAME_ID])
-        conn.executemany(
-            f"INSERT OR REPLACE INTO standings VALUES (?{', ?' * len(readmodel.STANDING)})",
-            [(key, *standings.players[key]) for key in keys],
-        )
-        last = json.dumps([results[-1][0], results[-1][1][_GAME_ID]])
-        conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('standings', ?)", (last,))
 
     # -- reading ---------------------------------------------------------------
 
@@ -527,11 +492,11 @@ class GameStore:
             sql += " WHERE " + " AND ".join(where)
         for row in self.db.query(sql + " ORDER BY rowid", params):
             try:
-                game = _stored_game(row)
+                game = stored_game(row)
             except StoreError as exc:
                 if on_damaged is None:
                     raise
-                on_damaged(Damage(str(row.get("id")), _problem(exc)))
+                on_damaged(Damage(str(row.get("id")), damage_of(exc)))
                 continue
             yield game
 
@@ -549,13 +514,13 @@ class GameStore:
         )
         exact = [r for r in found if r["id"] == ref]
         if exact:
-            return _stored_game(exact[0])
+            return stored_game(exact[0])
         if not found:
             raise InputError(f"no game {ref!r} in {self.path} (see 'getbit games')")
         if len(found) > 1:
             ids = ", ".join(r["id"] for r in found[:5])
             raise InputError(f"{ref!r} could be any of {ids} ...; give more of the id")
-        return _stored_game(found[0])
+        return stored_game(found[0])
 
     def events(self, game_id: str) -> list[Event]:
         """The game's complete event stream, set-up first (empty for an invalid set-up).
@@ -572,7 +537,7 @@ class GameStore:
         held = self._conn.execute(
             "SELECT events, hash FROM games WHERE id = ?", (game_id,)
         ).fetchone()
-        problem = _gaps(rows, held[0] if held is not None else None)
+        problem = seq_gaps(rows, held[0] if held is not None else None)
         if problem is None and rows and held is not None:
             violations = self._conn.execute(
                 "SELECT code, round, message FROM violations WHERE game_id = ? ORDER BY rowid",
@@ -582,7 +547,7 @@ class GameStore:
                 problem = "its events or violations are not those it was stored with"
         if problem is not None:
             raise StoreError(f"game {game_id} is damaged: {problem}; run getbit check")
-        return [_event(game_id, row) for row in rows]
+        return [stored_event(game_id, row) for row in rows]
 
     def streams(
         self, on_damaged: Callable[[Damage], None] | None = None
@@ -600,7 +565,7 @@ class GameStore:
         # Events are frozen values, and many recur from game to game (the same
         # choice in the same round): each is decoded once and shared.
         seen: dict[tuple[str, int, int, str], Event] = {}
-        make, loads = trusted_event, _loads
+        make = trusted_event
         for game_id, group in itertools.groupby(cursor, key=_FIRST):
             stream = []
             rows = list(group)
@@ -610,7 +575,7 @@ class GameStore:
                 if not held:  # a set-up that broke the rules: nothing to replay
                     continue
             try:
-                problem = _gaps([row[2:] for row in rows], held)
+                problem = seq_gaps([row[2:] for row in rows], held)
                 if problem is not None:
                     raise StoreError(problem)
                 for _, _, seq, t, v, r, p in rows:
@@ -621,13 +586,13 @@ class GameStore:
                         try:
                             event = make(t, v, r, loads(p, 0)[0])
                         except Exception:
-                            event = _event(game_id, (seq, t, v, r, p))  # says why
+                            event = stored_event(game_id, (seq, t, v, r, p))  # says why
                         seen[(t, v, r, p)] = event
                     stream.append(event)
             except StoreError as exc:
                 if on_damaged is None:
                     raise
-                on_damaged(Damage(game_id, _problem(exc)))
+                on_damaged(Damage(game_id, damage_of(exc)))
                 continue
             yield game_id, stream
 
@@ -668,112 +633,13 @@ class GameStore:
     def totals(self, player_key: str | None = None) -> readmodel.Totals:
         """The totals read model of valid games, for every player or for the games
         of one (``player_key``): what a report of those needs besides the rows."""
-        conn = self._conn
-        self._refresh_standings()
-        one = "" if player_key is None else " WHERE player_key = ?"
-        key = () if player_key is None else (player_key,)
-        places = (
-            "SELECT swimmers, start_place, COUNT(*), SUM(won) FROM game_swimmers "
-            "WHERE status = 'valid' AND role != 'shark'"
-        )
-        if player_key is not None:
-            places += (
-                " AND game_id IN (SELECT game_id FROM game_swimmers WHERE player_key = ? "
-                "AND status = 'valid' AND role != 'automaton')"
-            )
-        conn.execute("BEGIN")  # one snapshot: a writer's game is in all of it or in none
-        try:
-            state = conn.execute("SELECT value FROM meta WHERE key = 'standings'").fetchone()
-            return readmodel.Totals(
-                players=conn.execute(f"SELECT * FROM player_totals{one}", key).fetchall(),
-                names=conn.execute("SELECT * FROM player_names").fetchall(),
-                pairs=conn.execute(
-                    "SELECT * FROM pair_totals"
-                    + ("" if player_key is None else " WHERE first = ? OR second = ?"),
-                    key * 2,
-                ).fetchall(),
-                games=conn.execute("SELECT * FROM game_totals").fetchall(),
-                places=conn.execute(places + " GROUP BY swimmers, start_place", key).fetchall(),
-                standings=conn.execute(f"SELECT * FROM standings{one}", key).fetchall(),
-                latest=json.loads(state[0])[1] if state is not None else None,
-            )
-        finally:
-            conn.execute("COMMIT")
-
-    def _refresh_standings(self) -> None:
-        """Work the standings out again from ``game_swimmers`` when they are stale."""
-        conn = self._conn
-        state = conn.execute("SELECT value FROM meta WHERE key = 'standings'").fetchone()
-        if state is None or state[0] != "stale":
-            return
-        with self._write():
-            conn.execute("DELETE FROM standings")
-            conn.execute("DELETE FROM meta WHERE key = 'standings'")
-            cursor = conn.execute(
-                f"SELECT g.rowid, r.* FROM {readmodel.TABLE} r JOIN games g ON g.id = r.game_id "
-                "WHERE r.status = 'valid' ORDER BY r.rowid"
-            )
-            tally = readmodel.Tally()
-            for _, group in itertools.groupby(cursor, key=_SECOND):
-                rows = list(group)
-                tally.add([row[1:] for row in rows], rows[0][0])
-            self._count(readmodel.Tally(), tally.results)
+        return read_totals(self._conn, self._write, player_key)
 
     def table_rows(self, table: str) -> list[dict[str, Any]]:
         """Every row of one of the store's tables, for tests and checks (sorted)."""
         if table not in {"games", "events", "violations", readmodel.TABLE, *readmodel.TOTALS}:
             raise ValueError(f"not a store table: {table}")
         return sorted(self.db.query(f"SELECT * FROM {table}"), key=repr)
-
-
-# The C scanner behind json.loads, called straight: the store reads back only the
-# compact JSON it wrote, so the checks around it (whitespace, trailing text) are
-# not needed, and a stream decodes in half the time.
-_loads: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
-
-
-def _problem(exc: StoreError) -> str:
-    """What a StoreError about a damaged game says is wrong with it."""
-    text = str(exc)
-    if " is damaged: " in text:
-        text = text.split(" is damaged: ", 1)[1]
-    return text.removesuffix("; run getbit check")
-
-
-def _gaps(rows: Sequence[tuple[Any, ...]], held: int | None) -> str | None:
-    """What is wrong with the seq numbers of a game's event rows (``seq`` first,
-    in order), given how many events its games row holds; None when they run 1..n."""
-    if held is None:
-        return "its events are stored without its game" if rows else None
-    n = len(rows)
-    if n != held or (n and (rows[0][0] != 1 or rows[-1][0] != n)):
-        seqs = [row[0] for row in rows]
-        missing = sorted(set(range(1, held + 1)) - set(seqs))[:5]
-        extra = [s for s in seqs if not 1 <= s <= held][:5]
-        said = [f"{n} events stored, {held} expected"]
-        if missing:
-            said.append(f"seq {', '.join(map(str, missing))} missing")
-        if extra:
-            said.append(f"seq {', '.join(map(str, extra))} extra")
-        return "; ".join(said)
-    return None
-
-
-def _event(game_id: str, row: tuple[Any, ...]) -> Event:
-    """The event of a stored row (seq, type, version, round, payload); a StoreError
-    naming the game and the seq when it cannot be read."""
-    seq, tag, version, round_, payload = row
-    try:
-        data = json.loads(payload)
-        if not isinstance(data, dict):
-            raise ValueError("the payload is not a JSON object")
-        return trusted_event(tag, version, round_, data)
-    except Exception as exc:
-        why = " ".join(str(exc).split())[:200] or type(exc).__name__
-        raise StoreError(
-            f"game {game_id} is damaged: event {seq} ({str(tag)[:40]}) cannot be read: {why}; "
-            "run getbit check"
-        ) from None
 
 
 class BatchLost(StoreError):
@@ -789,19 +655,3 @@ class _Batch:
         self.tally = readmodel.Tally()
         self.head = head  # the chain's head, with the games added so far
         self.lost = False
-
-
-def _stored_game(row: dict[str, Any]) -> StoredGame:
-    """The value of a games row; StoreError naming the game when the row is damaged."""
-    fields = {name: row[name] for name in GAME_COLUMNS}
-    try:
-        tags = json.loads(row["tags"] or "{}")
-        swimmers = json.loads(row["swimmers"] or "[]")
-        if not isinstance(tags, dict) or not isinstance(swimmers, list):
-            raise TypeError("tags are not a JSON object, or swimmers not a JSON list")
-        return StoredGame(**{**fields, "tags": tuple(tags.items()), "swimmers": tuple(swimmers)})
-    except (ValueError, TypeError) as exc:
-        raise StoreError(
-            f"game {row.get('id')} is damaged: its games row cannot be read ({exc}); "
-            "run getbit check"
-        ) from None

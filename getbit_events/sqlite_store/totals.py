@@ -1,0 +1,125 @@
+"""The totals read model in SQL (``readmodel.TOTALS``): a tally of games added to
+it as they are stored, the standings worked out again when stale, and the
+totals read back for a report."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sqlite3
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from operator import itemgetter
+
+from getbit_events import readmodel
+from getbit_events.sqlite_store.schema import upsert
+
+__all__ = ["add_tally", "read_totals"]
+
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
+_GAME_ID, _DATE = 0, list(readmodel.COLUMNS).index("date")
+_UPSERTS = {t: upsert(t) for t in readmodel.TOTALS if t != "standings"}
+
+
+def add_tally(
+    conn: sqlite3.Connection,
+    tally: readmodel.Tally,
+    results: list[readmodel.Result] | None = None,
+) -> None:
+    """Add ``tally`` to the totals tables and fold ``results`` (by default the
+    tally's) into the standings, inside a write.
+
+    Games that come after every game folded in so far are folded in at once;
+    one that comes before marks the standings stale, and they are worked out
+    again, from ``game_swimmers``, the next time they are read.
+    """
+    results = tally.results if results is None else results
+    for table, counts in (
+        ("player_totals", tally.players),
+        ("player_names", tally.names),
+        ("pair_totals", tally.pairs),
+        ("game_totals", tally.games),
+    ):
+        conn.executemany(_UPSERTS[table], [(*k, *v) for k, v in counts.items()])
+    if not results:
+        return
+    state = conn.execute("SELECT value FROM meta WHERE key = 'standings'").fetchone()
+    if state is not None and state[0] == "stale":
+        return
+    results.sort(key=_FIRST)
+    if state is not None and results[0][0] <= json.loads(state[0])[0]:
+        conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('standings', 'stale')")
+        return
+    keys = sorted({key for _, _, result in results for key, _, _ in result})
+    known = conn.execute(
+        f"SELECT * FROM standings WHERE player_key IN ({', '.join('?' for _ in keys)})", keys
+    )
+    standings = readmodel.Standings({row[0]: row[1:] for row in known})
+    for order, row, result in results:
+        standings.add(result, row[_DATE] is not None, order, row[_GAME_ID])
+    conn.executemany(
+        f"INSERT OR REPLACE INTO standings VALUES (?{', ?' * len(readmodel.STANDING)})",
+        [(key, *standings.players[key]) for key in keys],
+    )
+    last = json.dumps([results[-1][0], results[-1][1][_GAME_ID]])
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('standings', ?)", (last,))
+
+
+def read_totals(
+    conn: sqlite3.Connection,
+    write: Callable[[], AbstractContextManager[object]],
+    player_key: str | None = None,
+) -> readmodel.Totals:
+    """The totals read model of valid games, for every player or for the games
+    of one (``player_key``): what a report of those needs besides the rows.
+    Stale standings are worked out again first, in a ``write()``."""
+    _refresh_standings(conn, write)
+    one = "" if player_key is None else " WHERE player_key = ?"
+    key = () if player_key is None else (player_key,)
+    places = (
+        "SELECT swimmers, start_place, COUNT(*), SUM(won) FROM game_swimmers "
+        "WHERE status = 'valid' AND role != 'shark'"
+    )
+    if player_key is not None:
+        places += (
+            " AND game_id IN (SELECT game_id FROM game_swimmers WHERE player_key = ? "
+            "AND status = 'valid' AND role != 'automaton')"
+        )
+    conn.execute("BEGIN")  # one snapshot: a writer's game is in all of it or in none
+    try:
+        state = conn.execute("SELECT value FROM meta WHERE key = 'standings'").fetchone()
+        return readmodel.Totals(
+            players=conn.execute(f"SELECT * FROM player_totals{one}", key).fetchall(),
+            names=conn.execute("SELECT * FROM player_names").fetchall(),
+            pairs=conn.execute(
+                "SELECT * FROM pair_totals"
+                + ("" if player_key is None else " WHERE first = ? OR second = ?"),
+                key * 2,
+            ).fetchall(),
+            games=conn.execute("SELECT * FROM game_totals").fetchall(),
+            places=conn.execute(places + " GROUP BY swimmers, start_place", key).fetchall(),
+            standings=conn.execute(f"SELECT * FROM standings{one}", key).fetchall(),
+            latest=json.loads(state[0])[1] if state is not None else None,
+        )
+    finally:
+        conn.execute("COMMIT")
+
+def _refresh_standings(
+    conn: sqlite3.Connection, write: Callable[[], AbstractContextManager[object]]
+) -> None:
+    """Work the standings out again from ``game_swimmers`` when they are stale."""
+    state = conn.execute("SELECT value FROM meta WHERE key = 'standings'").fetchone()
+    if state is None or state[0] != "stale":
+        return
+    with write():
+        conn.execute("DELETE FROM standings")
+        conn.execute("DELETE FROM meta WHERE key = 'standings'")
+        cursor = conn.execute(
+            f"SELECT g.rowid, r.* FROM {readmodel.TABLE} r JOIN games g ON g.id = r.game_id "
+            "WHERE r.status = 'valid' ORDER BY r.rowid"
+        )
+        tally = readmodel.Tally()
+        for _, group in itertools.groupby(cursor, key=_SECOND):
+            rows = list(group)
+            tally.add([row[1:] for row in rows], rows[0][0])
+        add_tally(conn, readmodel.Tally(), tally.results)
