@@ -133,6 +133,7 @@ class CheckResult:
     games: int
     events: int
     damage: tuple[Damage, ...]
+    notes: tuple[str, ...] = ()  # what could not be checked, and why
 
     @property
     def ok(self) -> bool:
@@ -144,6 +145,7 @@ class CheckResult:
             "games": self.games,
             "events": self.events,
             "damage": [d.to_json() for d in self.damage],
+            "notes": list(self.notes),
         }
 
 

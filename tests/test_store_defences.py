@@ -292,7 +292,9 @@ def test_an_older_store_is_chained_when_it_is_opened(tmp_path: Path) -> None:
         db.conn.executemany(f"INSERT INTO {table} VALUES ({marks})", [r[:width] for r in rows])
     db.conn.commit()
     db.close()
-    assert not check_store(old).ok  # predates the chain: said
+    before = check_store(old)
+    assert before.ok
+    assert "the store predates it" in before.notes[0]  # said, not taken for damage
     with GameStore(old) as store:
         assert [r[0] for r in store.db.execute("SELECT chain FROM games ORDER BY rowid")] == chains
         assert store.add(_reports(_sim(1, seed=5))[0]).stored

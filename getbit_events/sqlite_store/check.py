@@ -51,6 +51,7 @@ class _Checker:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
         self.damage: list[Damage] = []
+        self.notes: list[str] = []
         self.games = self.events = 0
 
     def run(self) -> CheckResult:
@@ -76,14 +77,14 @@ class _Checker:
             if chained:
                 self._head(last)
             else:
-                self.damage.append(
-                    Damage(None, "the store predates the chain of games: open it with "
-                           "getbit import or getbit rebuild once to add it")
+                self.notes.append(
+                    "the chain of games was not checked: the store predates it (any "
+                    "command but check adds it, opening the store)"
                 )
             self._strays()
         finally:
             conn.execute("COMMIT")
-        return CheckResult(self.games, self.events, tuple(self.damage))
+        return CheckResult(self.games, self.events, tuple(self.damage), tuple(self.notes))
 
     def _rows(self, chained: bool) -> Iterator[dict[str, Any]]:
         names = (*GAME_COLUMNS, *CHAIN_COLUMNS) if chained else GAME_COLUMNS
@@ -159,13 +160,14 @@ class _Checker:
             problems.append("its tags or swimmers are not the JSON they were stored as")
             tags = tags or {}
         digest = rows_digest((r[1:] for r in stored), tags.items(), violations)
+        events, unread = _decode(stored)
+        problems.extend(unread)
         if digest != row["hash"]:
             problems.append(
                 "its events or violations are not those it was stored with "
                 "(they do not hash to its hash)"
             )
-        events, unread = _decode(stored)
-        problems.extend(unread)
+            return problems  # what they no longer match follows from it
         if unread:
             return problems
         expected: dict[str, Any] = {"events": len(stored), "violations": len(violations)}
