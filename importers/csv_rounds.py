@@ -24,6 +24,7 @@ __all__ = ["iter_csv", "iter_csv_file", "read_csv", "read_csv_file"]
 
 _TAG = re.compile(r"#\s*([A-Za-z][A-Za-z0-9_-]*)\s*:\s*(.*?)\s*$")
 _SHARK = frozenset(SHARK_CARDS)
+_ALNUM = re.compile(r"[A-Za-z0-9]")
 
 
 def _is_number(text: str) -> bool:
@@ -112,6 +113,7 @@ class _Reader:
         self.held: list[Violation] = []
         self.held_left_out = 0
         self.held_start: SourcePos | None = None
+        self.held_junk = False  # no held line holds a letter or a digit
         self._reset(None)
 
     def _reset(self, start: SourcePos | None) -> None:
@@ -153,11 +155,19 @@ class _Reader:
             self.source, self.index, self.start, tuple(tags), tuple(self.rounds), tuple(errors)
         )
 
-    def _next_game(self, start: SourcePos) -> RecordedGame:
-        game = self._game()
+    def _next_games(self, start: SourcePos) -> list[RecordedGame]:
+        """The game read so far; a new one begins at ``start``. Held lines begin it too,
+        or, when none holds a letter or a digit (a damaged blank line between two
+        games), they are a game of their own, so that neither neighbour takes them."""
+        games = [self._game()]
+        if self.held and self.held_junk:
+            self._reset(self.held_start)
+            self.header = []  # its lines' errors say what is wrong
+            self._release()
+            games.append(self._game())
         self._reset(self.held_start or start)
         self._release()
-        return game
+        return games
 
     def _release(self) -> None:
         for violation in self.held:
@@ -169,7 +179,8 @@ class _Reader:
         self.held_left_out = 0
         self.held_start = None
 
-    def _hold(self, violation: Violation) -> None:
+    def _hold(self, violation: Violation, junk: bool) -> None:
+        self.held_junk = junk and (self.held_junk or not self.held)
         if self.held_start is None:
             self.held_start = violation.pos
         if len(self.held) < MAX_VIOLATIONS:
@@ -199,17 +210,16 @@ class _Reader:
                 blank = True
                 continue  # blank, or a spreadsheet's empty row
             pos = SourcePos(self.source, number, len(line) - len(line.lstrip()) + 1)
-            tag = None
-            if body.startswith("#"):
-                tag = _TAG.match(body)
-                if tag is None and fault is None:
-                    continue  # a comment
+            tag = body.startswith("#")  # a tag, or a comment or tag with a bad byte
+            match = _TAG.match(body) if tag else None
+            if tag and match is None and fault is None:
+                continue  # a comment
             cells = _cells(line, self.sep)
-            header = tag is None and cells[0][0].casefold() == "round"
-            row = tag is None and not header and fault is None and _is_number(cells[0][0])
-            if tag is not None or header:
+            header = not tag and cells[0][0].casefold() == "round"
+            row = not tag and not header and fault is None and _is_number(cells[0][0])
+            if tag or header:
                 if self.rounds or self.header is not None or self.rows:
-                    yield self._next_game(pos)
+                    yield from self._next_games(pos)
             elif self.rows:  # which game does this line belong to?
                 if row:
                     written = int(cells[0][0])
@@ -217,21 +227,25 @@ class _Reader:
                         if written > self.last:  # it goes on with the game: so do the held lines
                             self._release()
                         else:
-                            yield self._next_game(pos)
-                            self.header = []  # the held line was its header: its error says so
+                            junk = self.held_junk
+                            yield from self._next_games(pos)
+                            if not junk:
+                                self.header = []  # the held line was its header, and said so
                     elif blank and written == 1:
-                        yield self._next_game(pos)
-                elif blank or self.held:
-                    self._hold(self._stray(line, number, pos, fault))
-                    blank = False
-                    continue
-                elif not all(_is_card(cell) for cell, _ in cells[1:]):  # names: a header
-                    yield self._next_game(pos)
+                        yield from self._next_games(pos)
+                else:
+                    junk = _ALNUM.search(body) is None
+                    if blank or self.held or junk:
+                        self._hold(self._stray(line, number, pos, fault), junk)
+                        blank = False
+                        continue
+                    if not all(_is_card(cell) for cell, _ in cells[1:]):  # names: a header
+                        yield from self._next_games(pos)
             blank = False
             if self.start is None:
                 self.start = pos
-            if tag is not None:
-                self._tag(tag, pos, fault)
+            if tag:
+                self._tag(match, pos, fault)
             elif self.header is None or header:
                 self._read_header(line, pos, fault)
             else:
@@ -261,8 +275,11 @@ class _Reader:
             None,
         )
 
-    def _tag(self, m: re.Match[str], pos: SourcePos, fault: tuple[int, str] | None) -> None:
-        if fault is not None:
+    def _tag(
+        self, m: re.Match[str] | None, pos: SourcePos, fault: tuple[int, str] | None
+    ) -> None:
+        if fault is not None or m is None:
+            assert fault is not None, "a line of '#' without a tag is a comment"
             self._error(fault[1], SourcePos(self.source, pos.line, fault[0]))
             return
         name, value = m.group(1, 2)
@@ -357,7 +374,6 @@ class _Reader:
         plays: list[RecordedPlay] = []
         ok = True
         for (name, _), (card, column) in zip(self.header[1:], cells[1:], strict=True):
-            where = SourcePos(self.source, number, column)
             if not card:
                 continue  # not in the game (or the Shark in round 1)
             folded = card.casefold()
@@ -368,7 +384,7 @@ class _Reader:
                 self._error(
                     f"expected a card for {name}: 1 to 7, '-' or a Shark card "
                     f"({', '.join(SHARK_CARDS)}), not {short(card)}",
-                    where,
+                    SourcePos(self.source, number, column),
                     index,
                 )
                 ok = False

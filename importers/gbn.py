@@ -68,6 +68,9 @@ _TAG_INSIDE = re.compile(r'\[\s*[A-Za-z][A-Za-z0-9_-]*\s+"')
 # tags whose value is a list of names: each name is held to MAX_TEXT, not the whole value
 _NAME_TAGS = frozenset(("line", "teams"))
 _NAME_SEPARATORS = re.compile(r"[,;:]")
+_ALNUM = re.compile(r"[A-Za-z0-9]")
+# the tags a game gives at most once (GBN.md)
+_ONCE = frozenset(("line", "variant", "memory", "automaton", "teams", "shark", "winner"))
 # A round line: its number (any number of digits: a wrong one is a rule error, R17), then
 # a dot
 _ROUND = re.compile(r"([0-9]+)\s*\.")  # ASCII digits only: int() reads others otherwise
@@ -359,6 +362,7 @@ class _Reader:
         self.held: list[Violation] = []
         self.held_left_out = 0
         self.held_start: SourcePos | None = None
+        self.held_junk = False  # no held line holds a letter or a digit
         self._reset(None)
 
     def _reset(self, start: SourcePos | None) -> None:
@@ -395,13 +399,18 @@ class _Reader:
             tuple(errors),
         )
 
-    def _next_game(self, start: SourcePos) -> RecordedGame:
-        """The game read so far; a new one begins at ``start`` (or the first held line),
-        with the errors of the lines held for it."""
-        game = self._game()
-        self._reset(self.held_start or start)
+    def _next_games(self, line: int, indent: int) -> list[RecordedGame]:
+        """The game read so far; a new one begins at ``line``. Held lines begin it too,
+        or, when none holds a letter or a digit (a damaged blank line between two
+        games), they are a game of their own, so that neither neighbour takes them."""
+        games = [self._game()]
+        if self.held and self.held_junk:
+            self._reset(self.held_start)
+            self._release()
+            games.append(self._game())
+        self._reset(self.held_start or SourcePos(self.source, line, indent + 1))
         self._release()
-        return game
+        return games
 
     def _release(self) -> None:
         """The held lines belong to the game being read."""
@@ -412,7 +421,8 @@ class _Reader:
         self.held_left_out = 0
         self.held_start = None
 
-    def _hold(self, violation: Violation) -> None:
+    def _hold(self, violation: Violation, junk: bool) -> None:
+        self.held_junk = junk and (self.held_junk or not self.held)
         if self.held_start is None:
             self.held_start = SourcePos(self.source, violation.pos.line, violation.pos.column)
         if len(self.held) < MAX_VIOLATIONS:
@@ -430,7 +440,6 @@ class _Reader:
             if body[0] == "#" and fault is None:
                 continue
             indent = len(line) - len(body)
-            pos = SourcePos(self.source, number, indent + 1)
             tag = body[0] == "["
             plain: re.Match[str] | None = None
             written = -1  # the round number the line gives: -1 for a line that is no round
@@ -451,29 +460,30 @@ class _Reader:
                         tag = True  # a tag run into something before it: it starts a game
             if self.round_lines:  # which game does this line belong to?
                 if tag:
-                    yield self._next_game(pos)
+                    yield from self._next_games(number, indent)
                 elif written < 0:
-                    if blank or self.held:
-                        self._hold(self._stray(body, number, indent, fault))
+                    junk = _ALNUM.search(body) is None
+                    if blank or self.held or junk:
+                        self._hold(self._stray(body, number, indent, fault), junk)
                         blank = False
                         continue
                 elif self.held:
                     if written > self.last:  # it goes on with the game: so do the held lines
                         self._release()
                     else:
-                        yield self._next_game(pos)
+                        yield from self._next_games(number, indent)
                 elif blank and written == 1:
-                    yield self._next_game(pos)
-            elif self.held:  # pragma: no cover - lines are held only after round lines
-                self._release()
+                    yield from self._next_games(number, indent)
+            elif tag and blank and self.tags and self._has_tag(body):
+                yield from self._next_games(number, indent)  # a game without rounds before it
             blank = False
             if self.start is None:
-                self.start = pos
+                self.start = SourcePos(self.source, number, indent + 1)
             if tag:
                 if fault is not None:
                     self._error(fault[1], number, fault[0], None)
                 else:
-                    self._tag(body, pos)
+                    self._tag(body, SourcePos(self.source, number, indent + 1))
             elif written >= 0:
                 self._round(body, number, indent, written, plain, fault)
             else:
@@ -487,6 +497,14 @@ class _Reader:
             self.start = self.held_start
             self._release()
             yield self._game()
+
+    def _has_tag(self, body: str) -> bool:
+        """Whether the game has a known tag (one a game gives once) of the name on ``body``."""
+        m = _TAG_NAME.match(body, _after_space(body, 1))
+        if m is None or m.group().casefold() not in _ONCE:
+            return False
+        name = m.group().casefold()
+        return any(t.name.casefold() == name for t in self.tags)
 
     def _stray(
         self, body: str, number: int, indent: int, fault: tuple[int, str] | None
