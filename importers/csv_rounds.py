@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from getbit_events.events import SourcePos
+from getbit_events.findings import left_out
 from getbit_events.limits import MAX_ROUNDS, MAX_TEXT, MAX_VIOLATIONS
 from getbit_events.record import RecordedGame, RecordedPlay, RecordedRound, RecordedTag, Violation
 from getbit_events.rules import SHARK_CARDS
@@ -127,7 +128,6 @@ class _Reader:
         self.last = 0  # the round number of the last row (0: none readable)
         self.errors: list[Violation] = []
         self.left_out = 0
-        self.left_out_at: SourcePos | None = None
 
     def _game(self) -> RecordedGame:
         assert self.start is not None
@@ -135,17 +135,8 @@ class _Reader:
         if self.header is None and not self.errors:
             self._error("expected the header row 'round,NAME,NAME,...' of the game", self.start)
         errors = self.errors
-        if self.left_out:
-            assert self.left_out_at is not None
-            errors.append(
-                Violation(
-                    "syntax",
-                    f"{self.left_out} more syntax error{'s' if self.left_out != 1 else ''} "
-                    f"left out: at most {MAX_VIOLATIONS} are reported for a game",
-                    self.left_out_at,
-                    None,
-                )
-            )
+        if self.left_out:  # the reader's own count, as the validator gives its own
+            errors.append(left_out(self.left_out, errors[-1].pos))
         tags = list(self.tags)
         if self.header:
             line = [name for name, _ in self.header[1:] if not self._is_shark(name)]
@@ -174,7 +165,6 @@ class _Reader:
             self._keep(violation)
         if self.held_left_out:
             self.left_out += self.held_left_out
-            self.left_out_at = self.left_out_at or self.held_start
         self.held = []
         self.held_left_out = 0
         self.held_start = None
@@ -193,7 +183,6 @@ class _Reader:
             self.errors.append(violation)
         else:
             self.left_out += 1
-            self.left_out_at = self.left_out_at or violation.pos
 
     def _error(self, message: str, pos: SourcePos, rnd: int | None = None) -> None:
         self._keep(Violation("syntax", message, pos, rnd))
@@ -275,9 +264,7 @@ class _Reader:
             None,
         )
 
-    def _tag(
-        self, m: re.Match[str] | None, pos: SourcePos, fault: tuple[int, str] | None
-    ) -> None:
+    def _tag(self, m: re.Match[str] | None, pos: SourcePos, fault: tuple[int, str] | None) -> None:
         if fault is not None or m is None:
             assert fault is not None, "a line of '#' without a tag is a comment"
             self._error(fault[1], SourcePos(self.source, pos.line, fault[0]))

@@ -33,6 +33,7 @@ from getbit_events.events import (
     SwimmerBitten,
     SwimmerDevoured,
 )
+from getbit_events.findings import left_out
 from getbit_events.limits import MAX_LINE, MAX_ROUNDS, MAX_TEXT, MAX_VIOLATIONS
 from getbit_events.record import (
     RecordedGame,
@@ -138,14 +139,15 @@ def text_lines(text: str) -> Iterator[Line]:
     """Each line of ``text`` (a byte-order mark at its start dropped)."""
     if text.startswith("\ufeff"):
         text = text[1:]
+    nul = "\0" in text  # one look at the whole text spares one at every line
     for number, raw in enumerate(text.split("\n"), 1):
         line = raw[:-1] if raw.endswith("\r") else raw
-        fault: tuple[int, str] | None = None
         if len(line) > _MAYBE_LONG and len(line.encode("utf-8", "surrogatepass")) > MAX_LINE:
-            fault = (1, _TOO_LONG)
-        elif "\0" in line:
-            fault = (line.index("\0") + 1, _NUL)
-        yield number, line, fault
+            yield number, line, (1, _TOO_LONG)
+        elif nul and "\0" in line:
+            yield number, line, (line.index("\0") + 1, _NUL)
+        else:
+            yield number, line, None
 
 
 def file_lines(stream: IO[bytes]) -> Iterator[Line]:
@@ -371,7 +373,6 @@ class _Reader:
         self.rounds: list[RecordedRound] = []
         self.errors: list[Violation] = []
         self.left_out = 0  # syntax errors past MAX_VIOLATIONS, counted
-        self.left_out_at: SourcePos | None = None
         self.round_lines = 0  # round lines read, those past MAX_ROUNDS too
         self.last = 0  # the number the last round line gives (0: none readable)
 
@@ -379,17 +380,8 @@ class _Reader:
         assert self.start is not None
         self.index += 1
         errors = self.errors
-        if self.left_out:
-            assert self.left_out_at is not None
-            errors.append(
-                Violation(
-                    "syntax",
-                    f"{self.left_out} more syntax error{'s' if self.left_out != 1 else ''} "
-                    f"left out: at most {MAX_VIOLATIONS} are reported for a game",
-                    self.left_out_at,
-                    None,
-                )
-            )
+        if self.left_out:  # the reader's own count, as the validator gives its own
+            errors.append(left_out(self.left_out, errors[-1].pos))
         return RecordedGame(
             self.source,
             self.index,
@@ -416,7 +408,7 @@ class _Reader:
         """The held lines belong to the game being read."""
         for violation in self.held:
             self._keep(violation)
-        self._count_left_out(self.held_left_out, self.held_start)
+        self.left_out += self.held_left_out
         self.held = []
         self.held_left_out = 0
         self.held_start = None
@@ -524,13 +516,7 @@ class _Reader:
         if len(self.errors) < MAX_VIOLATIONS:
             self.errors.append(violation)
         else:
-            self._count_left_out(1, violation.pos)
-
-    def _count_left_out(self, n: int, pos: SourcePos | None) -> None:
-        if n:
-            self.left_out += n
-            if self.left_out_at is None:
-                self.left_out_at = pos
+            self.left_out += 1
 
     def _error(self, message: str, line: int, column: int, rnd: int | None) -> None:
         self._keep(Violation("syntax", message, SourcePos(self.source, line, column), rnd))

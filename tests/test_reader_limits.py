@@ -237,11 +237,15 @@ def test_syntax_errors_of_a_game_are_capped(fmt: str) -> None:
         text = "round,A,B,C,D\n" + "".join(f"{k},x,1,2,3\n" for k in range(1, n + 1))
         (game,) = read_csv(text, "s.csv")
     assert len(game.syntax_errors) == MAX_VIOLATIONS + 1
+    # the last says how many were left out, as the validator's own cap does
     last = game.syntax_errors[-1]
+    assert last.code == "too-many-violations"
     assert last.message == (
-        f"50 more syntax errors left out: at most {MAX_VIOLATIONS} are reported for a game"
+        f"50 more violations were found in this game and left out: at most {MAX_VIOLATIONS} "
+        "are reported"
     )
-    assert last.pos.line == MAX_VIOLATIONS + 2  # where the first one left out is
+    assert last.pos == game.syntax_errors[-2].pos  # at the last one reported
+    assert validate_game(game).violations == game.syntax_errors
 
 
 # -- where the next game begins ---------------------------------------------------------
