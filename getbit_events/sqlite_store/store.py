@@ -559,7 +559,7 @@ class GameStore:
         given ``on_damaged``, is handed to it and left out.
         """
         cursor = self._conn.execute(
-            "SELECT g.id, g.events, e.seq, e.type, e.version, e.round, e.payload FROM games g "
+            "SELECT g.id, e.type, e.version, e.round, e.payload, e.seq, g.events FROM games g "
             "LEFT JOIN events e ON e.game_id = g.id ORDER BY g.rowid, e.seq"
         )
         # Events are frozen values, and many recur from game to game (the same
@@ -567,18 +567,19 @@ class GameStore:
         seen: dict[tuple[str, int, int, str], Event] = {}
         make = trusted_event
         for game_id, group in itertools.groupby(cursor, key=_FIRST):
-            stream = []
             rows = list(group)
-            held = rows[0][1]
-            if rows[0][2] is None:  # no events
-                rows = []
+            first, n = rows[0], len(rows)
+            held = first[6]
+            if first[5] is None:  # no events
                 if not held:  # a set-up that broke the rules: nothing to replay
                     continue
+                n = 0
+            stream = []
             try:
-                problem = seq_gaps([row[2:] for row in rows], held)
-                if problem is not None:
-                    raise StoreError(problem)
-                for _, _, seq, t, v, r, p in rows:
+                if n != held or (n and (first[5] != 1 or rows[-1][5] != n)):
+                    seqs = [(row[5],) for row in rows] if n else []
+                    raise StoreError(seq_gaps(seqs, held) or "its events do not run 1..n")
+                for _, t, v, r, p, seq, _ in rows:
                     event = seen.get((t, v, r, p))
                     if event is None:
                         if len(seen) >= _SHARED:
