@@ -352,6 +352,12 @@ TAMPERING: dict[str, tuple[Callable[[Path, list[str]], None], int | None, str]] 
             drop="events_no_update"),
         1, "event 3 (card-chosen): its payload is not JSON",
     ),
+    "a payload that is not an event": (
+        lambda p, ids: _tamper(
+            p, ("UPDATE events SET payload = '{\"card\":\"x\"}' WHERE game_id = ? AND seq = 1",
+                (ids[2],)), drop="events_no_update"),
+        2, "event 1 (game-started) is not an event",
+    ),
     "an event added": (
         lambda p, ids: _tamper(
             p, ("INSERT INTO events VALUES (?, 999, 'card-chosen', 1, 99, '{\"who\":\"Ann\"}')",
@@ -487,6 +493,20 @@ def test_a_games_row_that_cannot_be_read_is_named_and_skipped(
     assert f"{len(ids) - 1} games" in out
     code, _, err = _run("show", ids[1], "--db", str(path))
     assert (code, f"game {ids[1]} is damaged" in err) == (2, True)
+
+
+def test_a_removed_games_events_cost_only_that_game_on_import(
+    stored: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    path, ids = stored
+    _tamper(path, ("DELETE FROM games WHERE id = ?", (ids[1],)), drop="games_no_delete")
+    again = tmp_path / "again.gbn"
+    again.write_text(_sim(4) + "\n" + _sim(2, seed=8), encoding="utf-8")
+    code, out, err = _run("import", str(again), "--db", str(path))
+    assert code == 1
+    assert "2 stored, 3 already stored" in out  # the new games, beside the one refused
+    assert f"game {ids[1]}: the store holds events under its id but no game" in err
+    assert "1 not stored" in out
 
 
 # -- a file that is not ours is never written; reading never creates -----------------------
