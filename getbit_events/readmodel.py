@@ -58,7 +58,9 @@ Columns (counts are whole numbers, 0 where they do not apply)
   ``limbs_lost``: limbs gone at the end (4 when devoured, whatever the last
   bite; R8's two-swimmer end takes the limbs left); ``devoured``: 0/1;
 - ``rounds_survived``: rounds that ended with the swimmer still on the line;
-- ``plays_1`` .. ``plays_7``: cards of each value played; ``blank_plays``:
+- ``plays_1`` .. ``plays_7``: cards of each value played (a card no hand holds, 0 or
+  99 say, which the validator reports and still plays, counts in none of them, and
+  a fact naming someone not in the line counts for nobody); ``blank_plays``:
   rounds with no card to play (R15); ``tied_plays``: plays whose value another
   swimmer also played that round (R4); ``moved_plays``: plays that moved the
   swimmer to the front by its card (R4);
