@@ -2,15 +2,18 @@
 
     python bench/fuzz.py [--cases N] [--seed S] [--out DIR] [--formats gbn,jsonl,csv]
                          [--kinds flip,truncate,...] [--long-line BYTES] [--simulated SHARE]
-                         [--keep K] [--slow SECONDS] [--memory-mb MB]
+                         [--keep K] [--slow SECONDS] [--memory-mb MB] [--exports gbn,jsonl]
+                         [--work DIR]
 
-Runs N seeded mutants per format (``tests/fuzz_corpus.py`` builds them and says
-what each must meet: exit code 0, 1 or 2 with no traceback, every undamaged
-game reported valid and stored with its own hash, nothing stored half), and
-prints per format the cases, the failing cases, and the failures by kind and
-by mutation. The K smallest failing inputs of each (format, failure, mutation)
-are saved under ``--out`` with a ``.txt`` beside each saying what was done to
-it and what broke; run ``getbit validate``/``getbit import`` on them to see.
+Runs N seeded mutants per format (``tests/fuzz_corpus.py`` builds and checks
+them; ``tests/test_fuzz.py`` says what each must meet: exit code 0, 1 or 2
+with no traceback, every undamaged game reported valid and stored with its own
+hash, nothing stored half, what was stored exported as GBN and as JSON Lines
+and imported again the same), and prints per format the cases, the failing
+cases, and the failures by kind and by mutation. The K smallest failing inputs
+of each (format, failure, mutation) are saved under ``--out`` with a ``.txt``
+beside each saying what was done to it and what broke; run ``getbit validate``
+or ``getbit import`` on them to see.
 A command taking more than ``--slow`` seconds on one case, or raising the
 process's peak memory by more than ``--memory-mb``, fails it too (the limits
 bound memory by the largest game: a 2 MiB line must not cost hundreds of MB).
@@ -87,10 +90,15 @@ def main() -> None:
     parser.add_argument("--keep", type=int, default=2, help="inputs kept per failure group")
     parser.add_argument("--slow", type=float, default=10.0,
                         help="seconds a command may take on one case")
+    parser.add_argument("--work", type=Path, default=None,
+                        help="where the cases' files and stores are made (/dev/shm is faster)")
+    parser.add_argument("--exports", default="gbn,jsonl",
+                        help="formats stored games are exported as and imported again ('' none)")
     parser.add_argument("--memory-mb", type=float, default=300.0,
                         help="MB one case may add to the peak memory")
     args = parser.parse_args()
     kinds = args.kinds.split(",")
+    exports = tuple(f for f in args.exports.split(",") if f)
     kept = _Kept(args.out, args.keep)
     totals: dict[str, Counter[str]] = {}
     by_failure: dict[str, Counter[str]] = {}
@@ -121,8 +129,8 @@ def main() -> None:
                 print(f"  {fmt}: {count['cases']} cases, {count['failing']} failing "
                       f"({time.monotonic() - started:.0f} s)", file=sys.stderr, flush=True)
 
-        with tempfile.TemporaryDirectory(prefix="getbit-fuzz-") as work:
-            run_cases(cases(), Path(work), on_case, Bounds(args.slow, args.memory_mb))
+        with tempfile.TemporaryDirectory(prefix="getbit-fuzz-", dir=args.work) as work:
+            run_cases(cases(), Path(work), on_case, Bounds(args.slow, args.memory_mb, exports))
     elapsed = time.monotonic() - started
     print(f"fuzz: seed {args.seed}, {elapsed:.0f} s; failing inputs under {args.out}")
     for fmt, count in totals.items():
