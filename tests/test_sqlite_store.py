@@ -16,7 +16,7 @@ import pytest
 from getbit_events import readmodel
 from getbit_events.errors import InputError, StoreError
 from getbit_events.simulate import simulate_games
-from getbit_events.sqlite_store import MIGRATIONS, GameStore, game_hash
+from getbit_events.sqlite_store import MIGRATIONS, GameStore, check_store, game_hash
 from getbit_events.validate import GameReport, validate_game
 from importers.gbn import read_gbn, write_gbn
 
@@ -402,6 +402,7 @@ def test_a_kill_mid_batched_import_leaves_whole_games_and_true_totals(tmp_path: 
         for row in store.db.query("SELECT game_id, COUNT(*) AS n FROM events GROUP BY game_id"):
             counts[row["game_id"]] = row["n"]
         assert {g.id: g.events for g in store.games()} == counts
+        assert check_store(db).ok  # the chain, its head and the totals are whole too
         kept = _totals(store)
         store.rebuild()
         assert _totals(store) == kept  # the totals are those of the games stored

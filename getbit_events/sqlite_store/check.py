@@ -5,9 +5,11 @@ the chain of games followed; nothing written.
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +84,7 @@ class _Checker:
                     "command but check adds it, opening the store)"
                 )
             self._strays()
+            self._totals()
         finally:
             conn.execute("COMMIT")
         return CheckResult(self.games, self.events, tuple(self.damage), tuple(self.notes))
@@ -222,6 +225,36 @@ class _Checker:
             said = f"its read-model rows ({readmodel.TABLE}) do not match its events"
             return [f"{said} (getbit rebuild makes them again)"]
         return []
+
+    # -- the totals read model ----------------------------------------------------
+
+    def _totals(self) -> None:
+        """The totals tables against a tally of the ``game_swimmers`` rows (which
+        each game's own check holds to its events); the standings are left out."""
+        cursor = self.conn.execute(
+            f"SELECT g.rowid, r.* FROM {readmodel.TABLE} r JOIN games g ON g.id = r.game_id "
+            "ORDER BY g.rowid, r.rowid"
+        )
+        tally = readmodel.Tally()
+        for seq, group in itertools.groupby(cursor, key=itemgetter(0)):
+            tally.add([row[1:] for row in group], seq)
+        counted: dict[str, Mapping[tuple[Any, ...], Sequence[Any]]] = {
+            "player_totals": tally.players,
+            "player_names": tally.names,
+            "pair_totals": tally.pairs,
+            "game_totals": tally.games,
+        }
+        for table, counts in counted.items():
+            width = len(readmodel.TOTALS[table][1])
+            found = {
+                tuple(row[:width]): list(row[width:])
+                for row in self.conn.execute(f"SELECT * FROM {table}")
+            }
+            if found != {key: list(value) for key, value in counts.items()}:
+                self.damage.append(
+                    Damage(None, f"the totals in {table} do not match the read-model rows "
+                           "(getbit rebuild makes them again)")
+                )
 
     # -- rows without a game -------------------------------------------------------
 
