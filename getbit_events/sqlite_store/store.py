@@ -7,7 +7,6 @@ import datetime
 import itertools
 import json
 import sqlite3
-import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from operator import itemgetter
@@ -20,6 +19,7 @@ from getbit_events import readmodel
 from getbit_events.errors import InputError, StoreError
 from getbit_events.events import Event, GameStarted
 from getbit_events.serialize import payload_json, trusted_event
+from getbit_events.sqlite_store.opening import connect, use_wal
 from getbit_events.sqlite_store.rows import (
     damage_of,
     loads,
@@ -46,7 +46,6 @@ from getbit_events.stored import (
     StoredViolation,
     chain_head,
     chain_value,
-    check_file,
     default_path,
     read_head,
     rows_digest,
@@ -68,11 +67,12 @@ _SHARED = 100_000  # events streams() keeps to share, at most
 class GameStore:
     """A SQLite file of recorded games.
 
-    ``GameStore(path)`` opens (or creates; with ``create=False`` a missing file is
-    a StoreError) the store and brings its schema up to date; a file that is not
-    a getbit store is refused with StoreError and left as it is. ``timeout`` is
-    how long a writer waits for another. Use it as a context manager, or call
-    :meth:`close`.
+    ``GameStore(path)`` opens (or creates; with ``create=False`` a missing or
+    empty file is a StoreError) the store and brings its schema up to date; a
+    file that is not a getbit store is refused with StoreError and left as it is
+    (``opening``). ``readonly=True`` opens it to read only (``getbit check``):
+    nothing is written, not even a migration. ``timeout`` is how long a writer
+    waits for another. Use it as a context manager, or call :meth:`close`.
 
     Writing: :meth:`add` (one game, one transaction), :meth:`rebuild`.
     Reading: :meth:`games`, :meth:`game`, :meth:`events`, :meth:`streams`,
@@ -89,96 +89,33 @@ class GameStore:
         readonly: bool = False,
     ) -> None:
         self.path = Path(path) if path is not None else default_path()
-        create = create and not readonly
-        self._readonly = readonly
-        if not self.path.exists():
-            if not create:
-                raise StoreError(f"no store at {self.path}: import games first, or give --db")
-        elif not create and self.path.is_file() and self.path.stat().st_size == 0:
-            raise StoreError(f"{self.path} is empty, not a getbit store: import games first")
-        check_file(self.path)
-        mode = "ro" if readonly else "rwc" if create else "rw"
-        try:
-            conn = sqlite3.connect(
-                f"{self.path.absolute().as_uri()}?mode={mode}",
-                uri=True,
-                timeout=timeout,
-                isolation_level=None,
-            )
-        except sqlite3.Error as exc:
-            raise StoreError(f"{self.path}: cannot open the store: {exc}") from None
-        self._conn = conn
-        self._timeout = timeout
+        self._conn = conn = connect(
+            self.path, create=create, readonly=readonly, timeout=timeout
+        )
         self._batch: _Batch | None = None  # the batch being written
         self.db = sqlite_utils.Database(conn, execute_plugins=False)
         self._prepare()
+        if readonly:
+            return
         try:
-            self._open(create)
+            use_wal(conn, timeout)
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            # an import commits a batch of a few MB at a time: copying the WAL back
+            # into the file after each (SQLite's default, every 4 MB) doubles the
+            # writing, so let it grow to about 40 MB first (measured in bench/store.py)
+            conn.execute("PRAGMA wal_autocheckpoint=10000")
+            if MIGRATIONS.pending(self.db):
+                with self._write():
+                    MIGRATIONS.apply(self.db)
+            if self._meta("read_model") != read_model_signature():
+                self.rebuild()
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise StoreError(f"{self.path}: not a usable getbit store: {exc}") from None
         except BaseException:
             conn.close()
             raise
-
-    def _open(self, create: bool) -> None:
-        """Make sure the file is a getbit store (or a new one) before anything is
-        written to it, then bring its schema up to date."""
-        conn = self._conn
-        conn.execute("PRAGMA schema_version").fetchone()  # reads the header: fails if not SQLite
-        tables = set(self.db.table_names())
-        if tables and not self._ours(tables):
-            shown = ", ".join(sorted(tables)[:5])
-            raise StoreError(
-                f"{self.path} is an SQLite database but not a getbit store (it holds {shown}); "
-                "refusing to change it"
-            )
-        if not tables and not create:
-            raise StoreError(f"{self.path} is an empty database, not a getbit store")
-        known = {m.name for m in MIGRATIONS._migrations}
-        unknown = [m.name for m in MIGRATIONS.applied(self.db) if m.name not in known]
-        if unknown:
-            raise StoreError(
-                f"{self.path} was written by a newer getbit (schema {unknown[-1]}); "
-                "upgrade getbit to use it"
-            )
-        if self._readonly:
-            return
-        self._use_wal()
-        conn.execute("PRAGMA synchronous=NORMAL")
-        conn.execute("PRAGMA foreign_keys=ON")
-        # an import commits a batch of a few MB at a time: copying the WAL back
-        # into the file after each (SQLite's default, every 4 MB) doubles the
-        # writing, so let it grow to about 40 MB first (measured in bench/store.py)
-        conn.execute("PRAGMA wal_autocheckpoint=10000")
-        if MIGRATIONS.pending(self.db):
-            with self._write():
-                MIGRATIONS.apply(self.db)
-        if self._meta("read_model") != read_model_signature():
-            self.rebuild()
-
-    def _ours(self, tables: set[str]) -> bool:
-        """Whether the file's migrations are getbit's (only a store of ours has them)."""
-        if "_sqlite_migrations" not in tables:
-            return False
-        found = self._conn.execute(
-            "SELECT 1 FROM _sqlite_migrations WHERE migration_set = ? LIMIT 1", (MIGRATIONS.name,)
-        )
-        return found.fetchone() is not None
-
-    def _use_wal(self) -> None:
-        """Switch the file to WAL. The switch does not wait for a busy database (two
-        imports opening a new store at once), so it is retried until the timeout."""
-        deadline = time.monotonic() + self._timeout
-        while True:
-            try:
-                if self._conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-                    self._conn.execute("PRAGMA journal_mode=wal")
-                return
-            except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) or time.monotonic() > deadline:
-                    raise
-                time.sleep(0.02)
 
     def _prepare(self) -> None:
         cols = list(readmodel.COLUMNS)

@@ -1,0 +1,98 @@
+"""Opening a store file: whether it is a getbit store, or may become one, is
+decided before anything is written to it (not even the switch to WAL)."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+
+from getbit_events.errors import StoreError
+from getbit_events.sqlite_store.schema import MIGRATIONS
+from getbit_events.stored import check_file
+
+__all__ = ["connect", "use_wal"]
+
+
+def connect(path: Path, *, create: bool, readonly: bool, timeout: float) -> sqlite3.Connection:
+    """A connection to the getbit store at ``path``; with ``create`` (and not
+    ``readonly``), a missing or empty file becomes one.
+
+    Anything else is a StoreError, and the file is left as it is: a missing or
+    empty file when not creating, a file that is not SQLite, another program's
+    database (ours has getbit's migrations), one written by a newer getbit.
+    """
+    create = create and not readonly
+    if not path.exists():
+        if not create:
+            raise StoreError(f"no store at {path}: import games first, or give --db")
+    elif not create and path.is_file() and path.stat().st_size == 0:
+        raise StoreError(f"{path} is empty, not a getbit store: import games first")
+    check_file(path)
+    mode = "ro" if readonly else "rwc" if create else "rw"
+    try:
+        conn = sqlite3.connect(
+            f"{path.absolute().as_uri()}?mode={mode}",
+            uri=True,
+            timeout=timeout,
+            isolation_level=None,
+        )
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path}: cannot open the store: {exc}") from None
+    try:
+        _claim(conn, path, create)
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise StoreError(f"{path}: not a usable getbit store: {exc}") from None
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _claim(conn: sqlite3.Connection, path: Path, create: bool) -> None:
+    """Refuse, by reading only, a database that is not a getbit store (or a new one)."""
+    conn.execute("PRAGMA schema_version").fetchone()  # reads the header: fails if not SQLite
+    tables = {
+        name for (name,) in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        )
+    }
+    applied = []
+    if "_sqlite_migrations" in tables:
+        applied = [
+            name for (name,) in conn.execute(
+                "SELECT name FROM _sqlite_migrations WHERE migration_set = ? ORDER BY rowid",
+                (MIGRATIONS.name,),
+            )
+        ]
+    if tables and not applied:
+        shown = ", ".join(sorted(tables)[:5])
+        raise StoreError(
+            f"{path} is an SQLite database but not a getbit store (it holds {shown}); "
+            "refusing to change it"
+        )
+    if not tables and not create:
+        raise StoreError(f"{path} is an empty database, not a getbit store")
+    known = {m.name for m in MIGRATIONS._migrations}
+    unknown = [name for name in applied if name not in known]
+    if unknown:
+        raise StoreError(
+            f"{path} was written by a newer getbit (schema {unknown[-1]}); "
+            "upgrade getbit to use it"
+        )
+
+
+def use_wal(conn: sqlite3.Connection, timeout: float) -> None:
+    """Switch the file to WAL. The switch does not wait for a busy database (two
+    imports opening a new store at once), so it is retried until the timeout."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                conn.execute("PRAGMA journal_mode=wal")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
