@@ -400,6 +400,10 @@ TAMPERING: dict[str, tuple[Callable[[Path, list[str]], None], int | None, str]] 
             p, (_MORE_BITES, (ids[3],))),
         3, "read-model rows",
     ),
+    "a trigger dropped": (
+        lambda p, ids: _tamper(p, drop="events_no_replace"),
+        None, "trigger events_no_replace dropped",
+    ),
     "a total changed": (
         lambda p, ids: _tamper(p, ("UPDATE player_totals SET wins = wins + 1", ())),
         None, "the totals in player_totals do not match",
@@ -443,6 +447,14 @@ def test_check_of_what_is_not_a_store_exits_2(tmp_path: Path) -> None:
     code, _, err = _run("check", "--db", str(tmp_path / "none.db"))
     assert code == 2
     assert not (tmp_path / "none.db").exists()
+
+
+def test_an_import_makes_a_dropped_guard_again(stored: tuple[Path, list[str]]) -> None:
+    path, _ = stored
+    _tamper(path, drop="events_no_replace")
+    with GameStore(path) as store, store.batch():
+        assert store.add(_reports(_sim(1, seed=31))[0]).stored
+    assert check_store(path).ok
 
 
 # -- no command crashes on a damaged store ----------------------------------------------------

@@ -18,7 +18,7 @@ from getbit_events.events import Event, GameEnded, GameStarted
 from getbit_events.reducer import fold
 from getbit_events.serialize import event_from_payload
 from getbit_events.sqlite_store.rows import seq_gaps
-from getbit_events.sqlite_store.schema import CHAIN_COLUMNS, GAME_COLUMNS
+from getbit_events.sqlite_store.schema import CHAIN_COLUMNS, GAME_COLUMNS, GUARDS
 from getbit_events.sqlite_store.store import GameStore
 from getbit_events.stored import (
     GENESIS,
@@ -78,6 +78,7 @@ class _Checker:
                 self.damage.extend(Damage(game_id, p) for p in problems)
             if chained:
                 self._head(last)
+                self._guards()
             else:
                 self.notes.append(
                     "the chain of games was not checked: the store predates it (any "
@@ -132,6 +133,19 @@ class _Checker:
             self.damage.append(
                 Damage(None, "the last game stored is missing or changed (the chain's head "
                        "does not match the last game)")
+            )
+
+    def _guards(self) -> None:
+        found = {
+            name for (name,) in self.conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'trigger'"
+            )
+        }
+        missing = [name for name in GUARDS if name not in found]
+        if missing:
+            self.damage.append(
+                Damage(None, f"trigger{'s' * (len(missing) != 1)} {', '.join(missing)} "
+                       "dropped: the append-only tables can be rewritten")
             )
 
     # -- one game ----------------------------------------------------------------

@@ -13,6 +13,7 @@ from getbit_events.stored import GENESIS, chain_head, chain_value
 __all__ = [
     "CHAIN_COLUMNS",
     "GAME_COLUMNS",
+    "GUARDS",
     "MIGRATIONS",
     "create_read_model",
     "quote",
@@ -30,6 +31,11 @@ GAME_COLUMNS = (
 )
 #: The chain's columns of ``games``: the previous game's chain value, and this game's.
 CHAIN_COLUMNS = ("prev", "chain")
+
+#: The triggers that keep the append-only tables so (``getbit check`` looks for them).
+GUARDS = tuple(
+    f"{table}_no_{what}" for table in _APPEND_ONLY for what in ("update", "delete", "replace")
+)
 
 #: A stored row may be neither rewritten nor removed. UPDATE and DELETE triggers
 #: refuse the plain statements; REPLACE (``INSERT OR REPLACE``, ``REPLACE INTO``)

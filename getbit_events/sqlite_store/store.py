@@ -208,7 +208,7 @@ class GameStore:
         """
         name, create = rewrite_guard("events")
         conn = self._conn
-        conn.execute(f"DROP TRIGGER {name}")
+        conn.execute(f"DROP TRIGGER IF EXISTS {name}")  # dropped by another: made again
         conn.executemany(self._insert_event, rows)
         conn.execute(create)
 
