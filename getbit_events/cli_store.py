@@ -72,7 +72,7 @@ class GameFailure:
     bug: bool
 
     def __str__(self) -> str:
-        which = f" game {self.game}" if self.game is not None else ""
+        which = f" game {self.game}:" if self.game is not None else ""
         what = "internal error (a bug)" if self.bug else "not stored"
         return f"{self.source}:{self.line}:{which} {what}: {self.reason}"
 

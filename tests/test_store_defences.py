@@ -105,7 +105,7 @@ def test_a_game_the_store_fails_on_is_left_out_and_the_others_stored(
             assert found == (0,)
     assert (summary.stored, summary.errors, summary.exit_code) == (99, 1, 3)
     (failure,) = [str(item) for item in seen if "internal error" in str(item)]
-    assert failure.startswith(f"{games}:{doomed.record.pos.line}: game 42 internal error (a bug)")
+    assert failure.startswith(f"{games}:{doomed.record.pos.line}: game 42: internal error (a bug)")
     assert "IndexError: boom" in failure
     assert check_store(tmp_path / "games.db").ok  # the chain skipped it: nothing half
 
@@ -137,7 +137,7 @@ def test_a_game_the_store_refuses_is_said_and_exit_1(
     assert code == 1
     assert "4 stored" in out
     assert "1 not stored" in out
-    assert f"{games}:1: game 1 not stored: too odd" in err
+    assert f"{games}:1: game 1: not stored: too odd" in err
 
 
 def test_a_card_of_99_among_100_games_costs_no_good_game(tmp_path: Path) -> None:
