@@ -44,6 +44,7 @@ from fuzz_corpus import (  # noqa: E402
     Bounds,
     Failure,
     Mutant,
+    check,
     mutant,
     run_cases,
     save,
@@ -51,28 +52,35 @@ from fuzz_corpus import (  # noqa: E402
 
 
 class _Kept:
-    """The ``keep`` smallest failing inputs of each group, saved under ``out``."""
+    """The ``keep`` smallest failing inputs of each group, saved under ``out``: each
+    narrowed to the damaged game and its neighbours when that still fails the same way."""
 
-    def __init__(self, out: Path, keep: int) -> None:
+    def __init__(self, out: Path, keep: int, work: Path, bounds: Bounds) -> None:
         self.out = out
         self.keep = keep
+        self.work = work
+        self.bounds = bounds
         self.saved: dict[tuple[str, str, str], list[tuple[int, str]]] = defaultdict(list)
 
     def offer(self, case: Mutant, failures: list[Failure], number: int) -> None:
+        narrow: tuple[Mutant, list[Failure]] | None = None
         for kind in sorted({f.kind for f in failures}):
             group = (case.base.fmt, kind, case.kind)
             saved = self.saved[group]
-            size = len(case.data)
+            if len(saved) >= self.keep and len(case.data) >= max(saved)[0]:
+                continue
+            if narrow is None:
+                small = case.narrowed()
+                narrow = small, check(small, self.work / "narrow", self.bounds)
+            shown, said = narrow if kind in {f.kind for f in narrow[1]} else (case, failures)
             if len(saved) >= self.keep:
                 largest = max(saved)
-                if size >= largest[0]:
-                    continue
                 saved.remove(largest)
                 for stale in self.out.joinpath(*group[:2]).glob(f"{largest[1]}.*"):
                     stale.unlink()
             name = f"{case.kind}-{number}"
-            save(case, failures, self.out.joinpath(*group[:2]), name)
-            saved.append((size, name))
+            save(shown, said, self.out.joinpath(*group[:2]), name)
+            saved.append((len(shown.data), name))
 
 
 def main() -> None:
@@ -99,7 +107,8 @@ def main() -> None:
     args = parser.parse_args()
     kinds = args.kinds.split(",")
     exports = tuple(f for f in args.exports.split(",") if f)
-    kept = _Kept(args.out, args.keep)
+    bounds = Bounds(args.slow, args.memory_mb, exports)
+    kept = _Kept(args.out, args.keep, Path(tempfile.gettempdir()), bounds)
     totals: dict[str, Counter[str]] = {}
     by_failure: dict[str, Counter[str]] = {}
     by_mutation: dict[str, Counter[str]] = {}
@@ -130,7 +139,8 @@ def main() -> None:
                       f"({time.monotonic() - started:.0f} s)", file=sys.stderr, flush=True)
 
         with tempfile.TemporaryDirectory(prefix="getbit-fuzz-", dir=args.work) as work:
-            run_cases(cases(), Path(work), on_case, Bounds(args.slow, args.memory_mb, exports))
+            kept.work = Path(work)
+            run_cases(cases(), Path(work), on_case, bounds)
     elapsed = time.monotonic() - started
     print(f"fuzz: seed {args.seed}, {elapsed:.0f} s; failing inputs under {args.out}")
     for fmt, count in totals.items():

@@ -95,7 +95,7 @@ LONG_NAME = 5000
 HUGE_DIGITS = (2, 30, 5000)
 #: the share of mutations made in a game's first or last line
 EDGE_SHARE = 0.35
-#: a very long line: past the 1 MiB line limit (bench/fuzz.py --long sets it)
+#: a very long line: past the 1 MiB line limit (bench/fuzz.py --long-line sets it)
 LONG_LINE = 2 * 1024 * 1024
 assert LONG_LINE > MAX_LINE
 
@@ -125,7 +125,7 @@ class Base:
         return out
 
     def regions(self) -> list[range]:
-        """Each game's region, as the module's docstring says (1-based lines)."""
+        """Each game's region, as tests/test_fuzz.py's docstring says (1-based lines)."""
         spans = []
         for chunk, lines in zip(self.chunks, self.chunk_lines(), strict=True):
             body = [
@@ -288,6 +288,24 @@ class Mutant:
     def undamaged(self) -> list[int]:
         damaged = self.damaged()
         return [k for k in range(len(self.base.chunks)) if k not in damaged]
+
+    def narrowed(self) -> Mutant:
+        """The same damage in a file of only the damaged game and its neighbours (to show)."""
+        chunks = self.base.chunks
+        low, high = max(self.game - 1, 0), min(self.game + 2, len(chunks))
+        before = sum(len(c) for c in chunks[:low])
+        after = sum(len(c) for c in chunks[high:]) if self.cut is None else 0
+        shift = sum(c.count(b"\n") for c in chunks[:low])
+        base = Base(f"{self.base.name}[{low + 1}-{high}]", self.base.fmt, chunks[low:high])
+        return Mutant(
+            base,
+            self.kind,
+            self.game - low,
+            self.data[before : len(self.data) - after],
+            frozenset(n - shift for n in self.touched),
+            None if self.cut is None else self.cut - shift,
+            f"{self.note}; games {low + 1} to {high} of {len(chunks)} kept (bytes counted in all)",
+        )
 
     def describe(self) -> str:
         return (
