@@ -456,7 +456,7 @@ class _Reader:
                 elif written < 0:
                     junk = _ALNUM.search(body) is None
                     if blank or self.held or junk:
-                        self._hold(self._stray(body, number, indent, fault), junk)
+                        self._hold(self._stray(number, indent, fault), junk)
                         blank = False
                         continue
                 elif self.held:
@@ -479,7 +479,7 @@ class _Reader:
             elif written >= 0:
                 self._round(body, number, indent, written, plain, fault)
             else:
-                self._keep(self._stray(body, number, indent, fault))
+                self._keep(self._stray(number, indent, fault))
         if self.start is not None:
             game = self._game()
             self._reset(None)
@@ -498,9 +498,7 @@ class _Reader:
         name = m.group().casefold()
         return any(t.name.casefold() == name for t in self.tags)
 
-    def _stray(
-        self, body: str, number: int, indent: int, fault: tuple[int, str] | None
-    ) -> Violation:
+    def _stray(self, number: int, indent: int, fault: tuple[int, str] | None) -> Violation:
         """The error of a line that is neither a tag nor a round."""
         if fault is not None:
             return Violation("syntax", fault[1], SourcePos(self.source, number, fault[0]), None)
