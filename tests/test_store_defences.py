@@ -527,6 +527,18 @@ def test_a_removed_games_events_cost_only_that_game_on_import(
     assert "1 not stored" in out
 
 
+def test_a_table_dropped_is_found_and_crashes_nothing(stored: tuple[Path, list[str]]) -> None:
+    path, ids = stored
+    _tamper(path, ("DROP TABLE violations", ()))
+    code, out, _ = _run("check", "--db", str(path))
+    assert code == 1
+    assert "the store is damaged: table violations missing" in out
+    for command in (["show", ids[0]], ["export", ids[0]], ["replay", ids[0]], ["report", ids[0]]):
+        code, _, err = _run(*command, "--db", str(path))
+        assert code == 2, command
+        assert "the store cannot be read (no such table: violations)" in err
+
+
 # -- a file that is not ours is never written; reading never creates -----------------------
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from getbit_events import readmodel
+from getbit_events.errors import StoreError
 from getbit_events.events import Event, GameEnded, GameStarted
 from getbit_events.reducer import fold
 from getbit_events.serialize import event_from_payload
@@ -31,6 +32,7 @@ from getbit_events.stored import (
 
 __all__ = ["check_store"]
 
+_TABLES = ("games", "events", "violations", "meta", readmodel.TABLE, *readmodel.TOTALS)
 _SAID = 3  # events that cannot be read, said per game; then how many more
 
 
@@ -46,7 +48,10 @@ def check_store(path: str | Path | None = None) -> CheckResult:
     is not a store is a StoreError.
     """
     with GameStore(path, create=False, readonly=True) as store:
-        return _Checker(store.db.conn).run()
+        try:
+            return _Checker(store.db.conn).run()
+        except sqlite3.DatabaseError as exc:  # a table gone, a page SQLite cannot read
+            raise StoreError(f"{store.path}: the store cannot be checked: {exc}") from None
 
 
 class _Checker:
@@ -63,6 +68,13 @@ class _Checker:
             for (line,) in conn.execute("PRAGMA integrity_check(20)"):
                 if line != "ok":
                     self.damage.append(Damage(None, f"SQLite's integrity_check: {line}"))
+            master = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            tables = {name for (name,) in master}
+            gone = [t for t in _TABLES if t not in tables]
+            if gone:  # nothing to check them against
+                self.damage.append(Damage(None, f"table{'s' * (len(gone) != 1)} "
+                                          f"{', '.join(gone)} missing"))
+                return CheckResult(0, 0, tuple(self.damage))
             columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
             chained = set(CHAIN_COLUMNS) <= columns
             last = GENESIS

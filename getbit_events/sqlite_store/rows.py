@@ -1,12 +1,15 @@
 """Stored rows read back as values: a games row as a ``StoredGame``, event rows
 as events, and what is wrong with the rows of a damaged game (a StoreError
-naming it)."""
+naming it) or of a store SQLite cannot read (``reading``)."""
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Callable, Sequence
-from typing import Any
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from getbit_events.errors import StoreError
 from getbit_events.events import Event
@@ -14,7 +17,15 @@ from getbit_events.serialize import trusted_event
 from getbit_events.sqlite_store.schema import GAME_COLUMNS
 from getbit_events.stored import StoredGame
 
-__all__ = ["damage_of", "loads", "seq_gaps", "stored_event", "stored_game"]
+__all__ = [
+    "damage_of",
+    "loads",
+    "reading",
+    "reading_each",
+    "seq_gaps",
+    "stored_event",
+    "stored_game",
+]
 
 # The C scanner behind json.loads, called straight: the store reads back only the
 # compact JSON it wrote, so the checks around it (whitespace, trailing text) are
@@ -80,3 +91,46 @@ def stored_game(row: dict[str, Any]) -> StoredGame:
             f"game {row.get('id')} is damaged: its games row cannot be read ({exc}); "
             "run getbit check"
         ) from None
+
+
+class _Store(Protocol):
+    path: Path
+
+
+_S = TypeVar("_S", bound=_Store)
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+_Y = TypeVar("_Y")
+
+
+def _unreadable(path: Path, exc: sqlite3.DatabaseError) -> StoreError:
+    return StoreError(f"{path}: the store cannot be read ({exc}): it is damaged; run getbit check")
+
+
+def reading(method: Callable[Concatenate[_S, _P], _R]) -> Callable[Concatenate[_S, _P], _R]:
+    """A store method whose SQLite error (a table dropped, a damaged page) is a
+    StoreError naming the store, not a crash."""
+
+    @functools.wraps(method)
+    def wrapper(self: _S, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as exc:
+            raise _unreadable(self.path, exc) from None
+
+    return wrapper
+
+
+def reading_each(
+    method: Callable[Concatenate[_S, _P], Iterator[_Y]],
+) -> Callable[Concatenate[_S, _P], Iterator[_Y]]:
+    """:func:`reading` for a method that yields as it reads."""
+
+    @functools.wraps(method)
+    def wrapper(self: _S, /, *args: _P.args, **kwargs: _P.kwargs) -> Iterator[_Y]:
+        try:
+            yield from method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as exc:
+            raise _unreadable(self.path, exc) from None
+
+    return wrapper

@@ -23,6 +23,8 @@ from getbit_events.sqlite_store.opening import connect, use_wal
 from getbit_events.sqlite_store.rows import (
     damage_of,
     loads,
+    reading,
+    reading_each,
     seq_gaps,
     stored_event,
     stored_game,
@@ -396,6 +398,7 @@ class GameStore:
 
     # -- reading ---------------------------------------------------------------
 
+    @reading
     def count(self, status: str | None = None) -> int:
         """How many games are stored (with ``status`` when given)."""
         if status is None:
@@ -403,6 +406,7 @@ class GameStore:
         sql = "SELECT COUNT(*) FROM games WHERE status = ?"
         return int(self._conn.execute(sql, (status,)).fetchone()[0])
 
+    @reading_each
     def games(
         self,
         *,
@@ -437,6 +441,7 @@ class GameStore:
                 continue
             yield game
 
+    @reading
     def game(self, ref: str) -> StoredGame:
         """The game whose id is ``ref`` or starts with it (InputError when none or several)."""
         ref = ref.strip()
@@ -459,6 +464,7 @@ class GameStore:
             raise InputError(f"{ref!r} could be any of {ids} ...; give more of the id")
         return stored_game(found[0])
 
+    @reading
     def events(self, game_id: str) -> list[Event]:
         """The game's complete event stream, set-up first (empty for an invalid set-up).
 
@@ -486,6 +492,7 @@ class GameStore:
             raise StoreError(f"game {game_id} is damaged: {problem}; run getbit check")
         return [stored_event(game_id, row) for row in rows]
 
+    @reading_each
     def streams(
         self, on_damaged: Callable[[Damage], None] | None = None
     ) -> Iterator[tuple[str, list[Event]]]:
@@ -534,6 +541,7 @@ class GameStore:
                 continue
             yield game_id, stream
 
+    @reading
     def violations(self, game_id: str) -> list[StoredViolation]:
         """The violations kept with the game, in record order."""
         rows = self._conn.execute(
@@ -543,7 +551,8 @@ class GameStore:
         )
         return [StoredViolation(*r) for r in rows]
 
-    def swimmer_rows(self, **filters: Any) -> Iterator[dict[str, Any]]:
+    @reading_each
+    def swimmer_rows(self, /, **filters: Any) -> Iterator[dict[str, Any]]:
         """Read-model rows (``readmodel.COLUMNS``) whose columns equal ``filters``.
 
         ``swimmer_rows(player_key="anne", status="valid")``; a name not in the
@@ -559,6 +568,7 @@ class GameStore:
         )
         yield from self.db.query(sql, list(filters.values()))
 
+    @reading
     def swimmer_tuples(self, columns: Sequence[str]) -> Iterator[tuple[Any, ...]]:
         """Every read-model row as a plain tuple of ``columns``, in the order stored
         (a game's rows together): the quick way to read them all."""
@@ -568,11 +578,13 @@ class GameStore:
         names = ", ".join(quote(c) for c in columns)
         return self._conn.execute(f"SELECT {names} FROM {readmodel.TABLE} ORDER BY rowid")
 
+    @reading
     def totals(self, player_key: str | None = None) -> readmodel.Totals:
         """The totals read model of valid games, for every player or for the games
         of one (``player_key``): what a report of those needs besides the rows."""
         return read_totals(self._conn, self._write, player_key)
 
+    @reading
     def table_rows(self, table: str) -> list[dict[str, Any]]:
         """Every row of one of the store's tables, for tests and checks (sorted)."""
         if table not in {"games", "events", "violations", readmodel.TABLE, *readmodel.TOTALS}:
