@@ -243,13 +243,16 @@ def test_no_store_and_no_files(runner: CliRunner, tmp_path: Path) -> None:
     assert (code, "no such file" in err) == (2, True)
 
 
-def test_an_unreadable_file_is_said_and_the_rest_counted(runner: CliRunner, tmp_path: Path) -> None:
+def test_a_file_of_garbage_is_one_broken_game_left_out(runner: CliRunner, tmp_path: Path) -> None:
+    # a bad byte spoils only the game it is in (issue 11): the garbage is a broken
+    # game, left out as invalid, and the good file beside it is counted
     bad = tmp_path / "bad.gbn"
     bad.write_bytes(b"\xff\xfe\x00garbage")
-    code, out, err = _run(runner, "stats", str(bad), str(STATS / "standard.gbn"), "--json")
-    assert code == 2
-    assert "bad.gbn" in err
-    assert json.loads(out)["games_included"] == 1
+    code, out, _ = _run(runner, "stats", str(bad), str(STATS / "standard.gbn"), "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["games_included"] == 1
+    assert data["games_excluded"]["invalid"] == 1
 
 
 def test_report_of_a_file_game(runner: CliRunner) -> None:
