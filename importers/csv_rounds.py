@@ -15,11 +15,11 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from getbit_events.events import SourcePos
-from getbit_events.findings import left_out
-from getbit_events.limits import MAX_ROUNDS, MAX_TEXT, MAX_VIOLATIONS
+from getbit_events.limits import MAX_ROUNDS, MAX_TEXT
 from getbit_events.record import RecordedGame, RecordedPlay, RecordedRound, RecordedTag, Violation
 from getbit_events.rules import SHARK_CARDS
 from importers.gbn import Line, file_lines, open_record, short, text_lines
+from importers.reading import GameErrors, Held
 
 __all__ = ["iter_csv", "iter_csv_file", "read_csv", "read_csv_file"]
 
@@ -111,10 +111,7 @@ class _Reader:
     def __init__(self, source: str) -> None:
         self.source = source
         self.index = 0
-        self.held: list[Violation] = []
-        self.held_left_out = 0
-        self.held_start: SourcePos | None = None
-        self.held_junk = False  # no held line holds a letter or a digit
+        self.held = Held()  # lines after a game's rows whose game is not known yet
         self._reset(None)
 
     def _reset(self, start: SourcePos | None) -> None:
@@ -126,24 +123,25 @@ class _Reader:
         self.rounds: list[RecordedRound] = []
         self.rows = 0  # rows read, those past MAX_ROUNDS too
         self.last = 0  # the round number of the last row (0: none readable)
-        self.errors: list[Violation] = []
-        self.left_out = 0
+        self.errors = GameErrors()
 
     def _game(self) -> RecordedGame:
         assert self.start is not None
         self.index += 1
-        if self.header is None and not self.errors:
+        if self.header is None and self.errors.empty():
             self._error("expected the header row 'round,NAME,NAME,...' of the game", self.start)
-        errors = self.errors
-        if self.left_out:  # the reader's own count, as the validator gives its own
-            errors.append(left_out(self.left_out, errors[-1].pos))
         tags = list(self.tags)
         if self.header:
             line = [name for name, _ in self.header[1:] if not self._is_shark(name)]
             where = SourcePos(self.source, self.header_line, 1)
             tags.append(RecordedTag("Line", ", ".join(line), where))
         return RecordedGame(
-            self.source, self.index, self.start, tuple(tags), tuple(self.rounds), tuple(errors)
+            self.source,
+            self.index,
+            self.start,
+            tuple(tags),
+            tuple(self.rounds),
+            self.errors.final(),
         )
 
     def _next_games(self, start: SourcePos) -> list[RecordedGame]:
@@ -151,41 +149,18 @@ class _Reader:
         or, when none holds a letter or a digit (a damaged blank line between two
         games), they are a game of their own, so that neither neighbour takes them."""
         games = [self._game()]
-        if self.held and self.held_junk:
-            self._reset(self.held_start)
+        held = self.held
+        if held.any() and held.junk:
+            self._reset(held.start)
             self.header = []  # its lines' errors say what is wrong
-            self._release()
+            self.errors.take(held.release())
             games.append(self._game())
-        self._reset(self.held_start or start)
-        self._release()
+        self._reset(held.start or start)
+        self.errors.take(held.release())
         return games
 
-    def _release(self) -> None:
-        for violation in self.held:
-            self._keep(violation)
-        if self.held_left_out:
-            self.left_out += self.held_left_out
-        self.held = []
-        self.held_left_out = 0
-        self.held_start = None
-
-    def _hold(self, violation: Violation, junk: bool) -> None:
-        self.held_junk = junk and (self.held_junk or not self.held)
-        if self.held_start is None:
-            self.held_start = violation.pos
-        if len(self.held) < MAX_VIOLATIONS:
-            self.held.append(violation)
-        else:
-            self.held_left_out += 1
-
-    def _keep(self, violation: Violation) -> None:
-        if len(self.errors) < MAX_VIOLATIONS:
-            self.errors.append(violation)
-        else:
-            self.left_out += 1
-
     def _error(self, message: str, pos: SourcePos, rnd: int | None = None) -> None:
-        self._keep(Violation("syntax", message, pos, rnd))
+        self.errors.add(Violation("syntax", message, pos, rnd))
 
     def _is_shark(self, name: str) -> bool:
         shark = next((t.value for t in self.tags if t.name.casefold() == "shark"), None)
@@ -212,11 +187,11 @@ class _Reader:
             elif self.rows:  # which game does this line belong to?
                 if row:
                     written = int(cells[0][0])
-                    if self.held:
+                    if self.held.any():
                         if written > self.last:  # it goes on with the game: so do the held lines
-                            self._release()
+                            self.errors.take(self.held.release())
                         else:
-                            junk = self.held_junk
+                            junk = self.held.junk
                             yield from self._next_games(pos)
                             if not junk:
                                 self.header = []  # the held line was its header, and said so
@@ -224,8 +199,8 @@ class _Reader:
                         yield from self._next_games(pos)
                 else:
                     junk = _ALNUM.search(body) is None
-                    if blank or self.held or junk:
-                        self._hold(self._stray(line, number, pos, fault), junk)
+                    if blank or self.held.any() or junk:
+                        self.held.add(self._stray(line, number, pos, fault), junk)
                         blank = False
                         continue
                     if not all(_is_card(cell) for cell, _ in cells[1:]):  # names: a header
@@ -243,11 +218,10 @@ class _Reader:
             game = self._game()
             self._reset(None)
             yield game
-        if self.held:  # lines after the last game's rows, in no game: a game of their own
-            assert self.held_start is not None
-            self.start = self.held_start
+        if self.held.any():  # lines after the last game's rows, in no game: a game of their own
+            self.start = self.held.start
             self.header = []  # its lines' errors say what is wrong
-            self._release()
+            self.errors.take(self.held.release())
             yield self._game()
 
     def _stray(

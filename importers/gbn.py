@@ -33,8 +33,7 @@ from getbit_events.events import (
     SwimmerBitten,
     SwimmerDevoured,
 )
-from getbit_events.findings import left_out
-from getbit_events.limits import MAX_LINE, MAX_ROUNDS, MAX_TEXT, MAX_VIOLATIONS
+from getbit_events.limits import MAX_LINE, MAX_ROUNDS, MAX_TEXT
 from getbit_events.record import (
     RecordedGame,
     RecordedOutcome,
@@ -46,6 +45,7 @@ from getbit_events.record import (
 from getbit_events.reducer import apply
 from getbit_events.rules import LIMBS, SHARK_CARDS
 from getbit_events.state import GameState
+from importers.reading import GameErrors, Held, raw_lines
 
 __all__ = [
     "Line",
@@ -153,24 +153,13 @@ def text_lines(text: str) -> Iterator[Line]:
 def file_lines(stream: IO[bytes]) -> Iterator[Line]:
     """Each line of a binary ``stream``, decoded here one line at a time.
 
-    A line is never held past MAX_LINE + 1 bytes: a longer one is reported by its
-    first bytes and the rest is skipped in small pieces. A line that is not UTF-8
-    text, or holds a NUL, is reported at the column of the first bad byte, with
-    its text decoded as far as it can be (the reader still sees where games begin).
+    A line past MAX_LINE bytes is reported by its first bytes (``raw_lines``
+    never holds more). A line that is not UTF-8 text, or holds a NUL, is
+    reported at the column of the first bad byte, with its text decoded as far
+    as it can be (the reader still sees where games begin).
     """
-    number = 0
-    while True:
-        raw = stream.readline(MAX_LINE + 1)
-        if not raw:
-            return
-        number += 1
-        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
-            raw = raw[3:]
-        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
-            while True:  # skip the rest of the line without holding it
-                chunk = stream.readline(1 << 16)
-                if not chunk or chunk.endswith(b"\n"):
-                    break
+    for number, raw, too_long in raw_lines(stream):
+        if too_long:
             yield number, raw[:200].decode("utf-8", "replace"), (1, _TOO_LONG)
             continue
         if raw.endswith(b"\n"):
@@ -360,35 +349,27 @@ class _Reader:
     def __init__(self, source: str) -> None:
         self.source = source
         self.index = 0
-        # errors of lines after a game's rounds whose game is not known yet
-        self.held: list[Violation] = []
-        self.held_left_out = 0
-        self.held_start: SourcePos | None = None
-        self.held_junk = False  # no held line holds a letter or a digit
+        self.held = Held()  # lines after a game's rounds whose game is not known yet
         self._reset(None)
 
     def _reset(self, start: SourcePos | None) -> None:
         self.start = start
         self.tags: list[RecordedTag] = []
         self.rounds: list[RecordedRound] = []
-        self.errors: list[Violation] = []
-        self.left_out = 0  # syntax errors past MAX_VIOLATIONS, counted
+        self.errors = GameErrors()
         self.round_lines = 0  # round lines read, those past MAX_ROUNDS too
         self.last = 0  # the number the last round line gives (0: none readable)
 
     def _game(self) -> RecordedGame:
         assert self.start is not None
         self.index += 1
-        errors = self.errors
-        if self.left_out:  # the reader's own count, as the validator gives its own
-            errors.append(left_out(self.left_out, errors[-1].pos))
         return RecordedGame(
             self.source,
             self.index,
             self.start,
             tuple(self.tags),
             tuple(self.rounds),
-            tuple(errors),
+            self.errors.final(),
         )
 
     def _next_games(self, line: int, indent: int) -> list[RecordedGame]:
@@ -396,31 +377,14 @@ class _Reader:
         or, when none holds a letter or a digit (a damaged blank line between two
         games), they are a game of their own, so that neither neighbour takes them."""
         games = [self._game()]
-        if self.held and self.held_junk:
-            self._reset(self.held_start)
-            self._release()
+        held = self.held
+        if held.any() and held.junk:
+            self._reset(held.start)
+            self.errors.take(held.release())
             games.append(self._game())
-        self._reset(self.held_start or SourcePos(self.source, line, indent + 1))
-        self._release()
+        self._reset(held.start or SourcePos(self.source, line, indent + 1))
+        self.errors.take(held.release())
         return games
-
-    def _release(self) -> None:
-        """The held lines belong to the game being read."""
-        for violation in self.held:
-            self._keep(violation)
-        self.left_out += self.held_left_out
-        self.held = []
-        self.held_left_out = 0
-        self.held_start = None
-
-    def _hold(self, violation: Violation, junk: bool) -> None:
-        self.held_junk = junk and (self.held_junk or not self.held)
-        if self.held_start is None:
-            self.held_start = SourcePos(self.source, violation.pos.line, violation.pos.column)
-        if len(self.held) < MAX_VIOLATIONS:
-            self.held.append(violation)
-        else:
-            self.held_left_out += 1
 
     def games(self, lines: Iterable[Line]) -> Iterator[RecordedGame]:
         blank = False  # a blank line since the last line read
@@ -455,13 +419,13 @@ class _Reader:
                     yield from self._next_games(number, indent)
                 elif written < 0:
                     junk = _ALNUM.search(body) is None
-                    if blank or self.held or junk:
-                        self._hold(self._stray(number, indent, fault), junk)
+                    if blank or self.held.any() or junk:
+                        self.held.add(self._stray(number, indent, fault), junk)
                         blank = False
                         continue
-                elif self.held:
+                elif self.held.any():
                     if written > self.last:  # it goes on with the game: so do the held lines
-                        self._release()
+                        self.errors.take(self.held.release())
                     else:
                         yield from self._next_games(number, indent)
                 elif blank and written == 1:
@@ -479,15 +443,14 @@ class _Reader:
             elif written >= 0:
                 self._round(body, number, indent, written, plain, fault)
             else:
-                self._keep(self._stray(number, indent, fault))
+                self.errors.add(self._stray(number, indent, fault))
         if self.start is not None:
             game = self._game()
             self._reset(None)
             yield game
-        if self.held:  # lines after the last game's rounds, in no game: a game of their own
-            assert self.held_start is not None
-            self.start = self.held_start
-            self._release()
+        if self.held.any():  # lines after the last game's rounds, in no game: a game of their own
+            self.start = self.held.start
+            self.errors.take(self.held.release())
             yield self._game()
 
     def _has_tag(self, body: str) -> bool:
@@ -509,15 +472,8 @@ class _Reader:
             None,
         )
 
-    def _keep(self, violation: Violation) -> None:
-        """A syntax error of the game being read (past MAX_VIOLATIONS only counted)."""
-        if len(self.errors) < MAX_VIOLATIONS:
-            self.errors.append(violation)
-        else:
-            self.left_out += 1
-
     def _error(self, message: str, line: int, column: int, rnd: int | None) -> None:
-        self._keep(Violation("syntax", message, SourcePos(self.source, line, column), rnd))
+        self.errors.add(Violation("syntax", message, SourcePos(self.source, line, column), rnd))
 
     def _tag(self, body: str, pos: SourcePos) -> None:
         m = _TAG.match(body)

@@ -52,6 +52,7 @@ from getbit_events.record import (
     Violation,
 )
 from getbit_events.serialize import event_from_wire, event_to_wire
+from importers.reading import raw_lines
 
 __all__ = [
     "MAX_DEPTH",
@@ -213,18 +214,8 @@ def _objects(
 ) -> Iterator[tuple[int, dict[str, Any] | None, Violation | None, _Clue]]:
     """Each non-blank line as a JSON object, or the reason it is not one and what it
     still seems to say (``_clue``)."""
-    number = 0
-    while True:
-        raw = stream.readline(MAX_LINE + 1)
-        if not raw:
-            return
-        number += 1
-        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
-            clue = _clue(raw[:4096])
-            while True:  # skip the rest of the line without holding it
-                chunk = stream.readline(1 << 16)
-                if not chunk or chunk.endswith(b"\n"):
-                    break
+    for number, raw, too_long in raw_lines(stream):
+        if too_long:  # only its first MAX_LINE + 1 bytes were read
             yield (
                 number,
                 None,
@@ -235,11 +226,9 @@ def _objects(
                     f"the line is longer than {MAX_LINE} bytes (the limit of every record "
                     "format); an event is a few hundred",
                 ),
-                clue,
+                _clue(raw[:4096]),
             )
             continue
-        if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
-            raw = raw[3:]
         if not raw.strip():
             continue
         data, reason, column = _parse(raw)
