@@ -211,7 +211,10 @@ class Settlement:
         self.ended = False
 
     def __repr__(self) -> str:
-        fields = ", ".join(f"{k}={getattr(self, k)!r}" for k in self.__slots__)
+        # named here: a compiled class (mypyc) has no __slots__ to read them from
+        names = ("moved", "steps", "tied", "back", "defaulted_limb", "line", "hunger", "bites",
+                 "outs", "taken", "missed", "discards", "shark_took", "ended")
+        fields = ", ".join(f"{k}={getattr(self, k)!r}" for k in names)
         return f"Settlement({fields})"
 
     def all_steps(self) -> list[Step]:

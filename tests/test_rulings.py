@@ -1352,3 +1352,16 @@ def test_r17_the_right_winner_any_case() -> None:
 def test_r17_rounds_after_the_end_are_each_reported() -> None:
     report = check(R8_RECORD + "10. C 1, B 2\n11. C 2\n")
     assert found(report) == [("round-after-end", 10, 12), ("round-after-end", 11, 13)]
+
+
+def test_a_report_prints_in_either_build() -> None:
+    # a report's repr shows each round's settlement by its fields' names; the
+    # compiled build's Settlement has no __slots__ to read them from, and once
+    # failed there (printing a report an import left out)
+    from getbit_events.rules import Settlement
+
+    shown = repr(Settlement(("Ann",), (), "Bob", 0))
+    assert shown.startswith("Settlement(moved=('Ann',), steps=[], tied=(), back='Bob'")
+    assert "ended=False" in shown
+    report = validate_game(read_gbn('[Line "A, B, C, D"]\n\n1. A 1, B 2, C 3, D 4\n')[0])
+    assert "Settlement(" in repr(report)
