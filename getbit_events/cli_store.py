@@ -1,5 +1,5 @@
 """The store's commands: ``getbit import``, ``games``, ``show``, ``export``,
-``rebuild`` and ``check``.
+``rebuild`` and ``check`` (``retract`` and ``import --replaces``: ``cli_history``).
 
 Each is a thin shell over :class:`getbit_events.sqlite_store.GameStore`. Exit
 codes are ``validate``'s: 0 all good, 1 a game breaks the rules (``check``: the
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
@@ -24,6 +25,8 @@ from rich.progress import MofNCompleteColumn, Progress, SpinnerColumn, TextColum
 from rich.table import Table
 from rich.text import Text
 
+from getbit_events import cli_history
+from getbit_events.cli_history import history_lines
 from getbit_events.cli_output import SafeConsole, write_json
 from getbit_events.errors import GetbitError, InputError, StoreError
 from getbit_events.record import RecordedGame
@@ -95,6 +98,8 @@ class ImportSummary:
     unreadable_files: int = 0
     failed: int = 0  # games the store could not take (left out, the others stored)
     errors: int = 0  # internal errors (bugs): games, or the rest of a file, left out
+    # new games that look like a revision of a stored one: where, and of which
+    revisions: list[dict[str, Any]] = attrs.Factory(list)
 
     @property
     def exit_code(self) -> int:
@@ -107,7 +112,7 @@ class ImportSummary:
         wrong = self.invalid or self.refused or self.unreadable or self.failed
         return EXIT_INVALID if wrong else EXIT_OK
 
-    def to_json(self) -> dict[str, int]:
+    def to_json(self) -> dict[str, Any]:
         return attrs.asdict(self)
 
     def count(
@@ -128,10 +133,27 @@ class ImportSummary:
             self.refused += 1
         elif not result.stored:
             self.already += 1
-        elif result.status == "invalid":
-            self.invalid += 1
         else:
-            self.stored += 1
+            if result.status == "invalid":
+                self.invalid += 1
+            else:
+                self.stored += 1
+            if result.revision_of:
+                self.revisions.append(revision_hint(report, result))
+
+
+def revision_hint(report: GameReport, result: AddResult) -> dict[str, Any]:
+    """Where a new game is that looks like a revision of stored ones, and how to
+    say it replaces one (the hint is never acted on)."""
+    target = result.revision_of[-1]  # the latest stored
+    return {
+        "source": report.source,
+        "line": report.record.pos.line,
+        "game": report.game,
+        "id": result.game_id,
+        "revision_of": list(result.revision_of),
+        "command": f"getbit import {report.source} --replaces {target}",
+    }
 
 
 def _walk(paths: list[Path], fmt: str) -> Iterator[Path]:
@@ -244,10 +266,22 @@ def import_command(
         bool, typer.Option("--valid-only", help="refuse games that break the rules")
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="the summary as JSON")] = False,
+    replaces: Annotated[
+        str | None,
+        typer.Option("--replaces", help="ID: FILE (one game) is a corrected record of game ID"),
+    ] = None,
+    reason: Annotated[
+        str | None, typer.Option("--reason", help="with --replaces: why (kept in the history)")
+    ] = None,
 ) -> None:
     """Store recorded games: valid ones, and invalid ones with their violations."""
     if fmt not in _FORMATS:
         err.print(f"getbit import: --format is one of {', '.join(_FORMATS)}, not {escape(fmt)}")
+        raise typer.Exit(EXIT_UNREADABLE)
+    if replaces is not None:
+        cli_history.replace_command(paths, fmt, db, valid_only, as_json, replaces, reason)
+    if reason is not None:
+        err.print("getbit import: --reason goes with --replaces")
         raise typer.Exit(EXIT_UNREADABLE)
     with ExitStack() as stack:
         try:
@@ -279,7 +313,13 @@ def import_command(
                 n = len(report.violations)
                 what = "refused" if result is None else f"stored as invalid ({result.game_id})"
                 err.print(f"{escape(head)}: {n} violation{'s' * (n != 1)}, {what}")
-            else:
+            if result is not None and result.revision_of:
+                hint = revision_hint(report, result)
+                err.print(
+                    f"{escape(head)}: looks like a revision of {', '.join(result.revision_of)}; "
+                    f"to replace it: {escape(hint['command'])}"
+                )
+            if report.readable and report.valid:
                 return
             for v in report.violations:
                 err.print(f"  {escape(str(v))}")
@@ -314,21 +354,32 @@ def games_command(
     status: Annotated[str | None, typer.Option(help="valid, invalid or unfinished")] = None,
     db: DbOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON object per game")] = False,
+    everything: Annotated[
+        bool, typer.Option("--all", help="superseded and retracted games too, marked")
+    ] = False,
 ) -> None:
-    """List the stored games."""
+    """List the stored games (the latest live revision of each; --all: every one)."""
     if status is not None and status not in ("valid", "invalid", "unfinished"):
         err.print(f"getbit games: --status is valid, invalid or unfinished, not {escape(status)}")
         raise typer.Exit(EXIT_UNREADABLE)
     damaged: list[Damage] = []
     try:
         with _open(db) as store:
-            found = list(store.games(player=player, status=status, on_damaged=damaged.append))
+            found = list(
+                store.games(
+                    player=player, status=status, on_damaged=damaged.append, everything=True
+                )
+            )
+            dropped = store.dropped()
     except GetbitError as exc:
         raise _fail(exc) from None
+    hidden = Counter(dropped[g.id] for g in found if g.id in dropped)
+    if not everything:
+        found = [g for g in found if g.id not in dropped]
     _say_damaged(damaged)
     if as_json:
         for game in found:
-            write_json(game.to_json())
+            write_json(game.to_json() | {"history": dropped.get(game.id)})
         raise typer.Exit(EXIT_UNREADABLE if damaged else EXIT_OK)
     table = Table()
     table.add_column("id", no_wrap=True, min_width=12)
@@ -338,7 +389,7 @@ def games_command(
         where = f"{game.source}:{game.source_line}" if game.source else ""
         table.add_row(
             game.id,
-            game.status,
+            game.status + (f" ({dropped[game.id]})" if game.id in dropped else ""),
             game.variant or "",
             Text(", ".join(game.swimmers)),
             Text(game.winner or ""),
@@ -346,7 +397,11 @@ def games_command(
             Text(where),
         )
     out.print(table)
-    out.print(f"{len(found)} game{'s' * (len(found) != 1)}")
+    said = f"{len(found)} game{'s' * (len(found) != 1)}"
+    if hidden:
+        left = " and ".join(f"{n} {why}" for why, n in sorted(hidden.items(), reverse=True))
+        said += f" ({left}{' listed' if everything else ' not listed: see --all'})"
+    out.print(said)
     raise typer.Exit(EXIT_UNREADABLE if damaged else EXIT_OK)
 
 
@@ -366,6 +421,7 @@ def show_command(
         with _open(db) as store:
             stored = store.game(game)
             violations = store.violations(stored.id)
+            history = store.history(stored.id)
             try:  # what the row says is shown only with a word on its events
                 store.events(stored.id)
             except StoreError as exc:
@@ -375,9 +431,12 @@ def show_command(
     if as_json:
         data = stored.to_json()
         data["violation_list"] = [v.to_json() for v in violations]
+        data["history"] = [e.to_json() for e in history]
         write_json(data)
     else:
         _render(stored, violations)
+        for line in history_lines(stored.id, history):
+            out.print(f"  {escape(line)}")
     if problem is not None:
         raise _fail(problem)
 
@@ -511,3 +570,4 @@ def register(app: typer.Typer) -> None:
     app.command("export")(export_command)
     app.command("rebuild")(rebuild_command)
     app.command("check")(check_command)
+    cli_history.register(app)

@@ -488,7 +488,9 @@ class Totals:
     ``games``: (status, variant, games, dated), every status; ``places``:
     (swimmers, start_place, games, wins); ``standings``: (player_key, *the
     lists of :class:`Standings`); ``latest``: the id of the last valid game in
-    date order.
+    date order; ``left_out``: (why, games) of the stored games none of the
+    above counts: ``superseded`` and ``retracted`` (the store's history) and
+    ``broken`` (a set-up that broke the rules: no rows).
     """
 
     players: list[tuple[Any, ...]]
@@ -498,6 +500,7 @@ class Totals:
     places: list[tuple[Any, ...]]
     standings: list[tuple[Any, ...]]
     latest: str | None
+    left_out: tuple[tuple[str, int], ...] = ()
 
 
 class Standings:

@@ -27,6 +27,7 @@ __all__ = [
     "AddResult",
     "CheckResult",
     "Damage",
+    "HistoryEntry",
     "RebuildResult",
     "StoredGame",
     "StoredViolation",
@@ -93,11 +94,33 @@ class StoredGame:
 
 @attrs.frozen
 class AddResult:
-    """What :meth:`GameStore.add` did: ``stored`` is False when the game was already there."""
+    """What :meth:`GameStore.add` did: ``stored`` is False when the game was already there.
+
+    ``revision_of``: live stored games this new one looks like a revision of
+    (the same identifying tags and starting line, other content): a hint, never
+    acted on.
+    """
 
     game_id: str
     stored: bool
     status: str
+    revision_of: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class HistoryEntry:
+    """One fact of a game's history: ``game`` supersedes ``target`` (a revision),
+    or ``game`` is retracted (``target`` None). Who said so is not known."""
+
+    seq: int
+    kind: str  # "supersedes" or "retracts"
+    game: str
+    target: str | None
+    reason: str | None
+    at: str  # UTC, ISO 8601
+
+    def to_json(self) -> dict[str, Any]:
+        return attrs.asdict(self)
 
 
 @attrs.frozen

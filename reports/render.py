@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from getbit_events.readmodel import VALUES
+from reports.selection import HISTORY_REASONS
 from reports.stats import PlayerStats, StatsReport
 
 __all__ = [
@@ -177,8 +178,13 @@ def _num(x: float | None, digits: int = 2) -> str:
 
 
 def coverage_line(report: StatsReport) -> str:
-    """``12 games covered; left out: 1 invalid, 2 unfinished, 0 filtered``."""
-    left = ", ".join(f"{n} {why}" for why, n in report.games_excluded.items())
+    """``12 games covered; left out: 1 invalid, 2 unfinished, 0 filtered`` (and
+    superseded or retracted games of a store's history, when there are any)."""
+    left = ", ".join(
+        f"{n} {why}"
+        for why, n in report.games_excluded.items()
+        if n or why not in HISTORY_REASONS
+    )
     return f"{report.games_included} games covered; left out: {left}"
 
 

@@ -11,10 +11,24 @@ from getbit_events.errors import InputError
 from getbit_events.readmodel import iso_date
 from reports.columns import DATE, GAME_ID, PLAYER_KEY, ROLE, STATUS, SWIMMERS, TAGS, VARIANT, Row
 
-__all__ = ["EXCLUSION_REASONS", "Aliases", "Filters", "Selection", "parse_pairs", "select"]
+__all__ = [
+    "EXCLUSION_REASONS",
+    "HISTORY_REASONS",
+    "Aliases",
+    "Filters",
+    "Selection",
+    "parse_pairs",
+    "select",
+]
 
 #: Why a game is left out, in the order they are checked: a game counts under the first.
-EXCLUSION_REASONS: tuple[str, ...] = ("invalid", "unfinished", "filtered")
+#: ``superseded`` and ``retracted`` come from a store's history (a game replaced by
+#: a corrected record, or taken back): those games have no rows to select from.
+EXCLUSION_REASONS: tuple[str, ...] = (
+    "superseded", "retracted", "invalid", "unfinished", "filtered",
+)
+#: The reasons a report says only when some game was left out for them.
+HISTORY_REASONS: tuple[str, ...] = ("superseded", "retracted")
 
 
 def parse_pairs(items: Sequence[str], what: str) -> tuple[tuple[str, str], ...]:

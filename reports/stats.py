@@ -278,12 +278,19 @@ def report_from_tuples(
     aliases: Aliases | None = None,
     history: bool = False,
     unreadable: int = 0,
+    left_out: Mapping[str, int] | None = None,
 ) -> StatsReport:
-    """``build_report`` of rows already tuples of ``reports.columns.ROW`` (faster)."""
+    """``build_report`` of rows already tuples of ``reports.columns.ROW`` (faster).
+
+    ``left_out``: games with no rows among ``rows`` that the report still says it
+    left out, by reason (a store's superseded and retracted games).
+    """
     filters = filters or Filters()
     aliases = aliases or Aliases()
     selection = select(rows, filters, aliases)
     selection.excluded["invalid"] += unreadable
+    for why, n in (left_out or {}).items():
+        selection.excluded[why] += n
     return summarise(selection, filters, aliases, history)
 
 

@@ -12,7 +12,7 @@ rows otherwise; both give the same report (``tests/test_reports_totals.py``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
 from getbit_events.readmodel import SUMS, Totals
@@ -29,10 +29,17 @@ from reports.stats import (
     report_from_tuples,
 )
 
-__all__ = ["TotalsSource", "quick", "report_from_totals", "store_report"]
+__all__ = ["LeftOutSource", "TotalsSource", "quick", "report_from_totals", "store_report"]
 
 _TOTALS = (*SWIMMER_SUMS, *SHARK_SUMS)
 _AT = {name: 9 + i for i, name in enumerate(SUMS)}  # where each sum sits in a players row
+
+
+class LeftOutSource(Protocol):
+    """A store that says which of its games have no rows to read: superseded,
+    retracted, broken (``GameStore.left_out``)."""
+
+    def left_out(self) -> Mapping[str, int]: ...
 
 
 class TotalsSource(Protocol):
@@ -61,7 +68,11 @@ def store_report(
     if hasattr(store, "totals") and quick(filters, aliases, history):
         key = filters.players[0].casefold() if filters.players else None
         return report_from_totals(store.totals(key), filters, aliases)
-    return report_from_tuples(row_tuples(store), filters, aliases, history)  # type: ignore[arg-type]
+    left_out = dict(store.left_out()) if hasattr(store, "left_out") else {}
+    broken = left_out.pop("broken", 0)  # a set-up that broke the rules: no rows, invalid
+    return report_from_tuples(
+        row_tuples(store), filters, aliases, history, broken, left_out  # type: ignore[arg-type]
+    )
 
 
 class _Sums:
@@ -98,6 +109,8 @@ def report_from_totals(totals: Totals, filters: Filters, aliases: Aliases) -> St
     standings = {row[0]: row[1:] for row in totals.standings}
 
     excluded = dict.fromkeys(EXCLUSION_REASONS, 0)
+    for why, n in totals.left_out:  # a broken set-up has no rows: invalid all the same
+        excluded["invalid" if why == "broken" else why] += n
     valid = dated = 0
     for status, variant, games, dated_games in totals.games:
         if status == "valid":

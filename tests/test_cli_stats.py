@@ -59,7 +59,9 @@ def _json(runner: CliRunner, *args: str) -> dict[str, Any]:
 def test_json_field_by_field(runner: CliRunner) -> None:
     data = _json(runner, str(STATS), "--alias", "Annie=Ann")
     assert data["games_included"] == 4
-    assert data["games_excluded"] == {"invalid": 1, "unfinished": 1, "filtered": 0}
+    assert data["games_excluded"] == {
+        "superseded": 0, "retracted": 0, "invalid": 1, "unfinished": 1, "filtered": 0
+    }
     assert data["dated_games"] == 4
     assert data["filters"]["aliases"] == {"Annie": "Ann"}
     players = {p["name"]: p for p in data["players"]}

@@ -50,7 +50,9 @@ def _player(report: StatsReport, name: str) -> Any:
 def test_coverage() -> None:
     report = _report()
     assert report.games_included == 4
-    assert report.games_excluded == {"invalid": 1, "unfinished": 1, "filtered": 0}
+    assert report.games_excluded == {
+        "superseded": 0, "retracted": 0, "invalid": 1, "unfinished": 1, "filtered": 0
+    }
     assert report.variants == {"shark": 1, "standard": 1, "three-player": 1, "two-player": 1}
 
 
@@ -209,7 +211,9 @@ def test_rating_is_openskill_in_date_order() -> None:
 def test_filters(filters: Filters, included: int, filtered: int) -> None:
     report = _report(filters)
     assert report.games_included == included
-    assert report.games_excluded == {"invalid": 1, "unfinished": 1, "filtered": filtered}
+    assert report.games_excluded == {
+        "superseded": 0, "retracted": 0, "invalid": 1, "unfinished": 1, "filtered": filtered
+    }
 
 
 def test_player_filter_keeps_only_that_player_and_its_pairs() -> None:

@@ -8,6 +8,8 @@ Tables (``docs/store.md`` has the columns):
 - ``events``: the truth: every event of every game (``game_id``, ``seq``,
   ``type``, ``version``, ``round``, JSON ``payload``), append-only;
 - ``violations``: what the validator found in invalid games, append-only;
+- ``history``: revisions (a game superseded by a corrected record) and
+  retractions, append-only (``revisions``);
 - ``game_swimmers``: the read model of :mod:`getbit_events.readmodel` (one row
   per game per swimmer), rebuilt from ``events`` at will, with views over it;
 - the totals read model (``readmodel.TOTALS``: per-player counts, spellings,
@@ -31,6 +33,7 @@ from getbit_events.stored import (
     AddResult,
     CheckResult,
     Damage,
+    HistoryEntry,
     RebuildResult,
     StoredGame,
     StoredViolation,
@@ -46,6 +49,7 @@ __all__ = [
     "CheckResult",
     "Damage",
     "GameStore",
+    "HistoryEntry",
     "RebuildResult",
     "StoredGame",
     "StoredViolation",

@@ -19,7 +19,13 @@ from getbit_events.events import Event, GameEnded, GameStarted
 from getbit_events.reducer import fold
 from getbit_events.serialize import event_from_payload
 from getbit_events.sqlite_store.rows import seq_gaps
-from getbit_events.sqlite_store.schema import CHAIN_COLUMNS, GAME_COLUMNS, GUARDS
+from getbit_events.sqlite_store.schema import (
+    CHAIN_COLUMNS,
+    GAME_COLUMNS,
+    GUARDS,
+    HISTORY_GUARDS,
+    live,
+)
 from getbit_events.sqlite_store.store import GameStore
 from getbit_events.stored import (
     GENESIS,
@@ -97,7 +103,8 @@ class _Checker:
                     "command but check adds it, opening the store)"
                 )
             self._strays()
-            self._totals()
+            self._history("history" in tables)
+            self._totals("history" in tables)
         finally:
             conn.execute("COMMIT")
         return CheckResult(self.games, self.events, tuple(self.damage), tuple(self.notes))
@@ -254,12 +261,14 @@ class _Checker:
 
     # -- the totals read model ----------------------------------------------------
 
-    def _totals(self) -> None:
+    def _totals(self, history: bool) -> None:
         """The totals tables against a tally of the ``game_swimmers`` rows (which
-        each game's own check holds to its events); the standings are left out."""
+        each game's own check holds to its events) of the games the history leaves
+        in; the standings are left out."""
+        where = f"WHERE {live('r.game_id')} " if history else ""
         cursor = self.conn.execute(
             f"SELECT g.rowid, r.* FROM {readmodel.TABLE} r JOIN games g ON g.id = r.game_id "
-            "ORDER BY g.rowid, r.rowid"
+            f"{where}ORDER BY g.rowid, r.rowid"
         )
         tally = readmodel.Tally()
         for seq, group in itertools.groupby(cursor, key=itemgetter(0)):
@@ -282,6 +291,56 @@ class _Checker:
                            "(getbit rebuild makes them again)")
                 )
 
+    # -- the history ---------------------------------------------------------------
+
+    def _history(self, present: bool) -> None:
+        """Every revision and retraction names stored games; no game is superseded
+        or retracted twice; no cycle of revisions; the append-only triggers are there."""
+        if not present:
+            self.notes.append(
+                "the history of revisions was not checked: the store predates it (any "
+                "command but check adds it, opening the store)"
+            )
+            return
+        conn = self.conn
+        games = {gid for (gid,) in conn.execute("SELECT id FROM games")}
+        rows = conn.execute("SELECT seq, kind, game, target FROM history ORDER BY seq")
+        supersedes: dict[str, list[str]] = {}
+        for seq, kind, game, target in rows.fetchall():
+            for named in (game, target):
+                if named is not None and named not in games:
+                    self.damage.append(
+                        Damage(str(named), f"history fact {seq} ({kind}) names it, but it "
+                               "is not stored")
+                    )
+            if kind == "supersedes":
+                supersedes.setdefault(str(game), []).append(str(target))
+        for column, kind, what in (
+            ("target", "supersedes", "it is superseded more than once"),
+            ("game", "retracts", "it is retracted more than once"),
+        ):
+            twice = conn.execute(
+                f"SELECT {column} FROM history WHERE kind = ? GROUP BY {column} "
+                "HAVING COUNT(*) > 1",
+                (kind,),
+            )
+            self.damage.extend(Damage(str(gid), what) for (gid,) in twice)
+        for start in sorted(supersedes):
+            if _cycle(supersedes, start):
+                self.damage.append(Damage(start, "its revisions make a cycle (it supersedes "
+                                          "itself through others)"))
+        found = {
+            name for (name,) in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'trigger'"
+            )
+        }
+        missing = [name for name in HISTORY_GUARDS if name not in found]
+        if missing:
+            self.damage.append(
+                Damage(None, f"trigger{'s' * (len(missing) != 1)} {', '.join(missing)} "
+                       "dropped: the history can be rewritten")
+            )
+
     # -- rows without a game -------------------------------------------------------
 
     def _strays(self) -> None:
@@ -295,6 +354,21 @@ class _Checker:
                 "WHERE game_id NOT IN (SELECT id FROM games) ORDER BY game_id"
             )
             self.damage.extend(Damage(str(game_id), what) for (game_id,) in cursor)
+
+
+def _cycle(supersedes: Mapping[str, Sequence[str]], start: str) -> bool:
+    """Whether following what ``start`` supersedes, and what those supersede, comes
+    back to ``start``."""
+    seen: set[str] = set()
+    todo = list(supersedes.get(start, ()))
+    while todo:
+        game = todo.pop()
+        if game == start:
+            return True
+        if game not in seen:
+            seen.add(game)
+            todo.extend(supersedes.get(game, ()))
+    return False
 
 
 def _decode(stored: list[tuple[Any, ...]]) -> tuple[list[Event], list[str]]:

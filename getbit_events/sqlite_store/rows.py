@@ -5,7 +5,9 @@ naming it) or of a store SQLite cannot read (``reading``)."""
 from __future__ import annotations
 
 import functools
+import itertools
 import json
+import operator
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -15,11 +17,13 @@ from getbit_events.errors import StoreError
 from getbit_events.events import Event
 from getbit_events.serialize import trusted_event
 from getbit_events.sqlite_store.schema import GAME_COLUMNS
-from getbit_events.stored import StoredGame
+from getbit_events.stored import Damage, StoredGame, rows_digest
 
 __all__ = [
     "damage_of",
     "loads",
+    "read_events",
+    "read_streams",
     "reading",
     "reading_each",
     "seq_gaps",
@@ -31,6 +35,9 @@ __all__ = [
 # compact JSON it wrote, so the checks around it (whitespace, trailing text) are
 # not needed, and a stream decodes in half the time.
 loads: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+
+_FIRST = operator.itemgetter(0)
+_SHARED = 100_000  # events read_streams keeps to share, at most
 
 
 def damage_of(exc: StoreError) -> str:
@@ -91,6 +98,74 @@ def stored_game(row: dict[str, Any]) -> StoredGame:
             f"game {row.get('id')} is damaged: its games row cannot be read ({exc}); "
             "run getbit check"
         ) from None
+
+
+def read_events(conn: sqlite3.Connection, game_id: str) -> list[Event]:
+    """``GameStore.events``: a game's stream, a StoreError naming it when damaged."""
+    cursor = conn.execute(
+        "SELECT seq, type, version, round, payload FROM events WHERE game_id = ? "
+        "ORDER BY seq",
+        (game_id,),
+    )
+    rows = cursor.fetchall()
+    held = conn.execute(
+        "SELECT events, hash FROM games WHERE id = ?", (game_id,)
+    ).fetchone()
+    problem = seq_gaps(rows, held[0] if held is not None else None)
+    if problem is None and rows and held is not None:
+        violations = conn.execute(
+            "SELECT code, round, message FROM violations WHERE game_id = ? ORDER BY rowid",
+            (game_id,),
+        )
+        if rows_digest((row[1:] for row in rows), (), violations) != held[1]:
+            problem = "its events or violations are not those it was stored with"
+    if problem is not None:
+        raise StoreError(f"game {game_id} is damaged: {problem}; run getbit check")
+    return [stored_event(game_id, row) for row in rows]
+
+
+def read_streams(
+    conn: sqlite3.Connection, on_damaged: Callable[[Damage], None] | None = None
+) -> Iterator[tuple[str, list[Event]]]:
+    """``GameStore.streams``: every game's stream in the order stored, events shared."""
+    cursor = conn.execute(
+        "SELECT g.id, e.type, e.version, e.round, e.payload, e.seq, g.events FROM games g "
+        "LEFT JOIN events e ON e.game_id = g.id ORDER BY g.rowid, e.seq"
+    )
+    # Events are frozen values, and many recur from game to game (the same
+    # choice in the same round): each is decoded once and shared.
+    seen: dict[tuple[str, int, int, str], Event] = {}
+    make = trusted_event
+    for game_id, group in itertools.groupby(cursor, key=_FIRST):
+        rows = list(group)
+        first, n = rows[0], len(rows)
+        held = first[6]
+        if first[5] is None:  # no events
+            if not held:  # a set-up that broke the rules: nothing to replay
+                continue
+            n = 0
+        stream = []
+        try:
+            if n != held or (n and (first[5] != 1 or rows[-1][5] != n)):
+                seqs = [(row[5],) for row in rows] if n else []
+                raise StoreError(seq_gaps(seqs, held) or "its events do not run 1..n")
+            for _, t, v, r, p, seq, _ in rows:
+                event = seen.get((t, v, r, p))
+                if event is None:
+                    if len(seen) >= _SHARED:
+                        seen.clear()
+                    try:
+                        event = make(t, v, r, loads(p, 0)[0])
+                    except Exception:
+                        event = stored_event(game_id, (seq, t, v, r, p))  # says why
+                    seen[(t, v, r, p)] = event
+                stream.append(event)
+        except StoreError as exc:
+            if on_damaged is None:
+                raise
+            on_damaged(Damage(game_id, damage_of(exc)))
+            continue
+        yield game_id, stream
 
 
 class _Store(Protocol):

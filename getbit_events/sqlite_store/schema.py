@@ -12,15 +12,24 @@ from getbit_events.stored import GENESIS, chain_head, chain_value
 
 __all__ = [
     "CHAIN_COLUMNS",
+    "DROPPED",
     "GAME_COLUMNS",
     "GUARDS",
+    "HISTORY_GUARDS",
     "MIGRATIONS",
     "create_read_model",
+    "create_views",
+    "live",
     "quote",
     "read_model_signature",
     "rewrite_guard",
     "upsert",
 ]
+
+def live(column: str) -> str:
+    """An SQL condition: the game in ``column`` is neither superseded nor retracted."""
+    return f"{column} NOT IN (SELECT game_id FROM ({DROPPED}))"
+
 
 _APPEND_ONLY = ("games", "events", "violations")
 
@@ -36,6 +45,15 @@ CHAIN_COLUMNS = ("prev", "chain")
 GUARDS = tuple(
     f"{table}_no_{what}" for table in _APPEND_ONLY for what in ("update", "delete", "replace")
 )
+#: The same for ``history`` (stores from before ``m004_history`` have no such table).
+HISTORY_GUARDS = tuple(f"history_no_{what}" for what in ("update", "delete", "replace"))
+
+#: The games statistics leave out for the history (a game superseded by a
+#: revision, or retracted), with why: ``superseded`` or ``retracted``.
+DROPPED = (
+    "SELECT target AS game_id, 'superseded' AS why FROM history WHERE kind = 'supersedes' "
+    "UNION ALL SELECT game, 'retracted' FROM history WHERE kind = 'retracts'"
+)
 
 #: A stored row may be neither rewritten nor removed. UPDATE and DELETE triggers
 #: refuse the plain statements; REPLACE (``INSERT OR REPLACE``, ``REPLACE INTO``)
@@ -47,6 +65,7 @@ _UNIQUE_KEYS = {
     "games": "id = NEW.id OR hash = NEW.hash OR rowid = NEW.rowid",
     "events": "(game_id = NEW.game_id AND seq = NEW.seq) OR rowid = NEW.rowid",
     "violations": "rowid = NEW.rowid",
+    "history": "rowid = NEW.rowid",
 }
 
 MIGRATIONS = sqlite_utils.Migrations("getbit-events")
@@ -164,6 +183,34 @@ def m003_defences(db: sqlite_utils.Database) -> None:
     )
 
 
+@MIGRATIONS()
+def m004_history(db: sqlite_utils.Database) -> None:
+    """``history``: the revision facts (a game superseded by another, a game
+    retracted), append-only like the games; ``games.swimmers`` indexed for the
+    revision hint; the views leave out superseded and retracted games.
+
+    A row: ``seq`` (its order), ``kind`` (``supersedes`` or ``retracts``),
+    ``game`` (the new revision, or the game retracted), ``target`` (the game
+    superseded; NULL for a retraction), ``reason`` (or NULL), ``at`` (UTC).
+    """
+    db.execute(
+        "CREATE TABLE history (seq INTEGER PRIMARY KEY, kind TEXT NOT NULL "
+        "CHECK (kind IN ('supersedes', 'retracts')), game TEXT NOT NULL REFERENCES games(id), "
+        "target TEXT REFERENCES games(id), reason TEXT, at TEXT NOT NULL, "
+        "CHECK ((kind = 'supersedes') = (target IS NOT NULL)))"
+    )
+    db.execute("CREATE INDEX history_game ON history (game)")
+    db.execute("CREATE INDEX history_target ON history (target)")
+    db.execute("CREATE INDEX games_swimmers ON games (swimmers)")
+    _refuse_updates(db, "history")
+    db.execute(
+        "CREATE TRIGGER history_no_delete BEFORE DELETE ON history "
+        "BEGIN SELECT RAISE(ABORT, 'history are append-only: DELETE is refused'); END"
+    )
+    db.execute(rewrite_guard("history")[1])
+    create_views(db)
+
+
 def create_read_model(db: sqlite_utils.Database) -> None:
     """(Re)create ``game_swimmers`` from ``readmodel.COLUMNS`` and the views over it."""
     for view in ("player_results", "counted_game_swimmers"):
@@ -177,22 +224,29 @@ def create_read_model(db: sqlite_utils.Database) -> None:
         db.execute(f"DROP TABLE IF EXISTS {name}")
         db.table(name).create({c: _PY_TYPES[t] for c, t in columns.items()}, pk=pk)
     db.execute("DELETE FROM meta WHERE key = 'standings'")
-    # The rows statistics count: invalid games are left out (and said so by reports).
-    db.create_view(
-        "counted_game_swimmers",
-        f"SELECT * FROM {readmodel.TABLE} WHERE status != 'invalid'",
-    )
-    db.create_view(
-        "player_results",
-        f"""SELECT player_key, MIN(name) AS name, COUNT(DISTINCT game_id) AS games,
-        COUNT(DISTINCT CASE WHEN won = 1 THEN game_id END) AS wins,
-        COUNT(DISTINCT CASE WHEN status = 'valid' THEN game_id END) AS finished
-        FROM {readmodel.TABLE} WHERE status != 'invalid' AND role != 'automaton'
-        GROUP BY player_key""",
-    )
+    create_views(db)
     db.execute(
         "INSERT OR REPLACE INTO meta (key, value) VALUES ('read_model', ?)",
         [read_model_signature()],
+    )
+
+
+def create_views(db: sqlite_utils.Database) -> None:
+    """(Re)create the views over ``game_swimmers``: the rows statistics count
+    (invalid, superseded and retracted games left out, and said so by reports)."""
+    for view in ("player_results", "counted_game_swimmers"):
+        db.execute(f"DROP VIEW IF EXISTS {view}")
+    db.execute(
+        f"CREATE VIEW counted_game_swimmers AS SELECT * FROM {readmodel.TABLE} "
+        f"WHERE status != 'invalid' AND {live('game_id')}"
+    )
+    db.execute(
+        """CREATE VIEW player_results AS
+        SELECT player_key, MIN(name) AS name, COUNT(DISTINCT game_id) AS games,
+        COUNT(DISTINCT CASE WHEN won = 1 THEN game_id END) AS wins,
+        COUNT(DISTINCT CASE WHEN status = 'valid' THEN game_id END) AS finished
+        FROM counted_game_swimmers WHERE role != 'automaton'
+        GROUP BY player_key"""
     )
 
 

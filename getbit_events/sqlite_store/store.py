@@ -4,12 +4,10 @@
 from __future__ import annotations
 
 import datetime
-import itertools
 import json
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -18,15 +16,15 @@ import sqlite_utils
 from getbit_events import readmodel
 from getbit_events.errors import InputError, StoreError
 from getbit_events.events import Event, GameStarted
-from getbit_events.serialize import payload_json, trusted_event
+from getbit_events.serialize import payload_json
+from getbit_events.sqlite_store import revisions
 from getbit_events.sqlite_store.opening import connect, use_wal
 from getbit_events.sqlite_store.rows import (
     damage_of,
-    loads,
+    read_events,
+    read_streams,
     reading,
     reading_each,
-    seq_gaps,
-    stored_event,
     stored_game,
 )
 from getbit_events.sqlite_store.schema import (
@@ -34,6 +32,7 @@ from getbit_events.sqlite_store.schema import (
     GAME_COLUMNS,
     MIGRATIONS,
     create_read_model,
+    live,
     quote,
     read_model_signature,
     rewrite_guard,
@@ -43,6 +42,7 @@ from getbit_events.stored import (
     GENESIS,
     AddResult,
     Damage,
+    HistoryEntry,
     RebuildResult,
     StoredGame,
     StoredViolation,
@@ -50,7 +50,6 @@ from getbit_events.stored import (
     chain_value,
     default_path,
     read_head,
-    rows_digest,
     status_of,
 )
 from getbit_events.stored import digest as _digest
@@ -59,8 +58,6 @@ from getbit_events.validate import GameReport
 __all__ = ["BatchLost", "GameStore"]  # the package re-exports it with the values it stores
 
 _ID_LENGTH = 12
-_FIRST = itemgetter(0)
-_SHARED = 100_000  # events streams() keeps to share, at most
 
 
 # -- the store -----------------------------------------------------------------
@@ -76,10 +73,11 @@ class GameStore:
     nothing is written, not even a migration. ``timeout`` is how long a writer
     waits for another. Use it as a context manager, or call :meth:`close`.
 
-    Writing: :meth:`add` (one game, one transaction), :meth:`rebuild`.
+    Writing: :meth:`add` (one game, one transaction), :meth:`supersede` and
+    :meth:`retract` (the history), :meth:`rebuild`.
     Reading: :meth:`games`, :meth:`game`, :meth:`events`, :meth:`streams`,
-    :meth:`violations`, :meth:`swimmer_rows`, :meth:`swimmer_tuples`,
-    :meth:`totals`, :meth:`count`.
+    :meth:`violations`, :meth:`history`, :meth:`dropped`, :meth:`left_out`,
+    :meth:`swimmer_rows`, :meth:`swimmer_tuples`, :meth:`totals`, :meth:`count`.
     """
 
     def __init__(
@@ -304,6 +302,7 @@ class GameStore:
                     )
                 if setup is not None:
                     rows = readmodel.row_tuples(game_id, events, status, tags)
+                like = revisions.lookalikes(conn, game_id, tags, game[6])
                 if batch is None:
                     conn.executemany(self._insert_event, event_rows)
                     if rows:
@@ -320,7 +319,39 @@ class GameStore:
                 batch.rows.extend(rows)
                 batch.tally.add(rows, seq)
             batch.head = head
-        return AddResult(game_id, True, status)
+        return AddResult(game_id, True, status, like)
+
+    def supersede(
+        self, game_id: str, target: str, reason: str | None = None
+    ) -> HistoryEntry | None:
+        """Append to the history that stored game ``game_id`` supersedes game
+        ``target`` (an id or its start), in the batch being written or a write of
+        its own; the totals are counted again. None when it already did.
+
+        InputError, and nothing written, for an unknown or ambiguous ``target``
+        and whatever :func:`revisions.append_revision` refuses. The checks run in
+        the write that appends, so of two processes revising one game, one wins.
+        """
+        with self._history_write() as conn:
+            return revisions.append_revision(conn, game_id, self.game(target).id, reason)
+
+    def retract(self, ref: str, reason: str | None = None) -> HistoryEntry:
+        """Append to the history that the game ``ref`` (an id or its start) is
+        retracted, entered by mistake; the totals are counted again. InputError,
+        and nothing written, when it is unknown, already retracted or superseded."""
+        with self._history_write() as conn:
+            return revisions.append_retraction(conn, self.game(ref).id, reason)
+
+    @contextmanager
+    def _history_write(self) -> Iterator[sqlite3.Connection]:
+        try:
+            if self._batch is not None:
+                yield self._conn
+            else:
+                with self._write() as conn:
+                    yield conn
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: could not write the history: {exc}") from None
 
     def _insert(
         self, conn: sqlite3.Connection, prev: str, row: tuple[Any, ...]
@@ -371,6 +402,7 @@ class GameStore:
                         "SELECT id, status, tags, rowid FROM games"
                     )
                 }
+                dropped = revisions.dropped(conn)
                 batch: list[tuple[Any, ...]] = []
                 tally = readmodel.Tally()
                 for game_id, stream in self.streams(skipped.append):
@@ -381,7 +413,8 @@ class GameStore:
                         why = " ".join(str(exc).split())[:200] or type(exc).__name__
                         skipped.append(Damage(game_id, f"its events do not fold: {why}"))
                         continue
-                    tally.add(game, seq)
+                    if game and game_id not in dropped:  # the history leaves it out
+                        tally.add(game, seq)
                     batch.extend(game)
                     games += 1
                     events += len(stream)
@@ -413,13 +446,15 @@ class GameStore:
         player: str | None = None,
         status: str | None = None,
         on_damaged: Callable[[Damage], None] | None = None,
+        everything: bool = False,
     ) -> Iterator[StoredGame]:
         """Stored games in import order; ``player`` matches a swimmer or player, ignoring case.
 
-        A games row that cannot be read is a StoreError naming the game, or, given
-        ``on_damaged``, is handed to it and left out.
+        Superseded and retracted games (:meth:`dropped`) are left out, unless
+        ``everything``. A games row that cannot be read is a StoreError naming the
+        game, or, given ``on_damaged``, is handed to it and left out.
         """
-        where, params = [], []
+        where, params = [] if everything else [live("id")], []
         if status is not None:
             where.append("status = ?")
             params.append(status)
@@ -471,26 +506,7 @@ class GameStore:
         A StoreError names the game when its stored events are damaged: one that
         cannot be read, a seq missing or extra, or not as many as the game holds.
         """
-        cursor = self._conn.execute(
-            "SELECT seq, type, version, round, payload FROM events WHERE game_id = ? "
-            "ORDER BY seq",
-            (game_id,),
-        )
-        rows = cursor.fetchall()
-        held = self._conn.execute(
-            "SELECT events, hash FROM games WHERE id = ?", (game_id,)
-        ).fetchone()
-        problem = seq_gaps(rows, held[0] if held is not None else None)
-        if problem is None and rows and held is not None:
-            violations = self._conn.execute(
-                "SELECT code, round, message FROM violations WHERE game_id = ? ORDER BY rowid",
-                (game_id,),
-            )
-            if rows_digest((row[1:] for row in rows), (), violations) != held[1]:
-                problem = "its events or violations are not those it was stored with"
-        if problem is not None:
-            raise StoreError(f"game {game_id} is damaged: {problem}; run getbit check")
-        return [stored_event(game_id, row) for row in rows]
+        return read_events(self._conn, game_id)
 
     @reading_each
     def streams(
@@ -502,44 +518,26 @@ class GameStore:
         A game whose events are damaged (see :meth:`events`) is a StoreError, or,
         given ``on_damaged``, is handed to it and left out.
         """
-        cursor = self._conn.execute(
-            "SELECT g.id, e.type, e.version, e.round, e.payload, e.seq, g.events FROM games g "
-            "LEFT JOIN events e ON e.game_id = g.id ORDER BY g.rowid, e.seq"
-        )
-        # Events are frozen values, and many recur from game to game (the same
-        # choice in the same round): each is decoded once and shared.
-        seen: dict[tuple[str, int, int, str], Event] = {}
-        make = trusted_event
-        for game_id, group in itertools.groupby(cursor, key=_FIRST):
-            rows = list(group)
-            first, n = rows[0], len(rows)
-            held = first[6]
-            if first[5] is None:  # no events
-                if not held:  # a set-up that broke the rules: nothing to replay
-                    continue
-                n = 0
-            stream = []
-            try:
-                if n != held or (n and (first[5] != 1 or rows[-1][5] != n)):
-                    seqs = [(row[5],) for row in rows] if n else []
-                    raise StoreError(seq_gaps(seqs, held) or "its events do not run 1..n")
-                for _, t, v, r, p, seq, _ in rows:
-                    event = seen.get((t, v, r, p))
-                    if event is None:
-                        if len(seen) >= _SHARED:
-                            seen.clear()
-                        try:
-                            event = make(t, v, r, loads(p, 0)[0])
-                        except Exception:
-                            event = stored_event(game_id, (seq, t, v, r, p))  # says why
-                        seen[(t, v, r, p)] = event
-                    stream.append(event)
-            except StoreError as exc:
-                if on_damaged is None:
-                    raise
-                on_damaged(Damage(game_id, damage_of(exc)))
-                continue
-            yield game_id, stream
+        return read_streams(self._conn, on_damaged)
+
+    @reading
+    def history(self, game_id: str) -> list[HistoryEntry]:
+        """The history facts naming the game: what supersedes it or what it
+        supersedes, its retraction; in the order appended."""
+        return revisions.entries(self._conn, game_id)
+
+    @reading
+    def dropped(self) -> dict[str, str]:
+        """The games the history leaves out of statistics and listings, with why
+        (``superseded`` or ``retracted``)."""
+        return revisions.dropped(self._conn)
+
+    @reading
+    def left_out(self) -> dict[str, int]:
+        """How many stored games statistics leave out besides the rows' own
+        statuses: ``superseded``, ``retracted``, ``broken`` (a set-up that broke the
+        rules, so no rows)."""
+        return revisions.left_out(self._conn)
 
     @reading
     def violations(self, game_id: str) -> list[StoredViolation]:
@@ -553,7 +551,8 @@ class GameStore:
 
     @reading_each
     def swimmer_rows(self, /, **filters: Any) -> Iterator[dict[str, Any]]:
-        """Read-model rows (``readmodel.COLUMNS``) whose columns equal ``filters``.
+        """Read-model rows (``readmodel.COLUMNS``) whose columns equal ``filters``,
+        of the games the history leaves in (:meth:`dropped`: not superseded or retracted).
 
         ``swimmer_rows(player_key="anne", status="valid")``; a name not in the
         columns is a ValueError. Rows come in import order, then starting place.
@@ -561,7 +560,7 @@ class GameStore:
         unknown = set(filters) - set(readmodel.COLUMNS)
         if unknown:
             raise ValueError(f"not read-model columns: {', '.join(sorted(unknown))}")
-        where = " AND ".join(f"r.{quote(k)} = ?" for k in filters) or "1"
+        where = " AND ".join([*(f"r.{quote(k)} = ?" for k in filters), live("r.game_id")])
         sql = (
             f"SELECT r.* FROM {readmodel.TABLE} r JOIN games g ON g.id = r.game_id "
             f"WHERE {where} ORDER BY g.rowid, r.role = 'shark', r.start_place"
@@ -570,13 +569,16 @@ class GameStore:
 
     @reading
     def swimmer_tuples(self, columns: Sequence[str]) -> Iterator[tuple[Any, ...]]:
-        """Every read-model row as a plain tuple of ``columns``, in the order stored
-        (a game's rows together): the quick way to read them all."""
+        """Every read-model row of the games the history leaves in, as a plain
+        tuple of ``columns``, in the order stored (a game's rows together): the
+        quick way to read them all."""
         unknown = set(columns) - set(readmodel.COLUMNS)
         if unknown:
             raise ValueError(f"not read-model columns: {', '.join(sorted(unknown))}")
         names = ", ".join(quote(c) for c in columns)
-        return self._conn.execute(f"SELECT {names} FROM {readmodel.TABLE} ORDER BY rowid")
+        return self._conn.execute(
+            f"SELECT {names} FROM {readmodel.TABLE} WHERE {live('game_id')} ORDER BY rowid"
+        )
 
     @reading
     def totals(self, player_key: str | None = None) -> readmodel.Totals:
@@ -587,7 +589,8 @@ class GameStore:
     @reading
     def table_rows(self, table: str) -> list[dict[str, Any]]:
         """Every row of one of the store's tables, for tests and checks (sorted)."""
-        if table not in {"games", "events", "violations", readmodel.TABLE, *readmodel.TOTALS}:
+        known = {"games", "events", "violations", "history", readmodel.TABLE, *readmodel.TOTALS}
+        if table not in known:
             raise ValueError(f"not a store table: {table}")
         return sorted(self.db.query(f"SELECT * FROM {table}"), key=repr)
 

@@ -12,9 +12,9 @@ from contextlib import AbstractContextManager
 from operator import itemgetter
 
 from getbit_events import readmodel
-from getbit_events.sqlite_store.schema import upsert
+from getbit_events.sqlite_store.schema import DROPPED, live, upsert
 
-__all__ = ["add_tally", "read_totals"]
+__all__ = ["add_tally", "left_out_counts", "read_totals"]
 
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
 _GAME_ID, _DATE = 0, list(readmodel.COLUMNS).index("date")
@@ -78,7 +78,7 @@ def read_totals(
     key = () if player_key is None else (player_key,)
     places = (
         "SELECT swimmers, start_place, COUNT(*), SUM(won) FROM game_swimmers "
-        "WHERE status = 'valid' AND role != 'shark'"
+        f"WHERE status = 'valid' AND role != 'shark' AND {live('game_id')}"
     )
     if player_key is not None:
         places += (
@@ -100,9 +100,21 @@ def read_totals(
             places=conn.execute(places + " GROUP BY swimmers, start_place", key).fetchall(),
             standings=conn.execute(f"SELECT * FROM standings{one}", key).fetchall(),
             latest=json.loads(state[0])[1] if state is not None else None,
+            left_out=left_out_counts(conn),
         )
     finally:
         conn.execute("COMMIT")
+
+
+def left_out_counts(conn: sqlite3.Connection) -> tuple[tuple[str, int], ...]:
+    """Games the totals do not hold: superseded or retracted (the history), and
+    live games whose set-up broke the rules (no rows to count)."""
+    counts = dict.fromkeys(("superseded", "retracted"), 0)
+    for why, n in conn.execute(f"SELECT why, COUNT(*) FROM ({DROPPED}) GROUP BY why"):
+        counts[why] = n
+    broken = conn.execute(f"SELECT COUNT(*) FROM games WHERE events = 0 AND {live('id')}")
+    return (*counts.items(), ("broken", int(broken.fetchone()[0])))
+
 
 def _refresh_standings(
     conn: sqlite3.Connection, write: Callable[[], AbstractContextManager[object]]
@@ -116,7 +128,7 @@ def _refresh_standings(
         conn.execute("DELETE FROM meta WHERE key = 'standings'")
         cursor = conn.execute(
             f"SELECT g.rowid, r.* FROM {readmodel.TABLE} r JOIN games g ON g.id = r.game_id "
-            "WHERE r.status = 'valid' ORDER BY r.rowid"
+            f"WHERE r.status = 'valid' AND {live('r.game_id')} ORDER BY r.rowid"
         )
         tally = readmodel.Tally()
         for _, group in itertools.groupby(cursor, key=_SECOND):

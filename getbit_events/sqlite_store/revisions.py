@@ -1,0 +1,217 @@
+"""A game's history in SQL: revisions (a game superseded by another) and
+retractions, appended to ``history``; which games statistics leave out for it;
+the totals counted again when it changes; and the revision hint of an import.
+
+Every function works inside the caller's transaction; the checks that refuse a
+revision run in the write that appends it (``BEGIN IMMEDIATE``), so two
+processes revising one game cannot both succeed.
+"""
+
+from __future__ import annotations
+
+import datetime
+import itertools
+import json
+import sqlite3
+from collections.abc import Mapping
+from operator import itemgetter
+
+from getbit_events import readmodel
+from getbit_events.errors import InputError
+from getbit_events.sqlite_store.schema import DROPPED, live
+from getbit_events.sqlite_store.totals import add_tally, left_out_counts
+from getbit_events.stored import HistoryEntry
+
+__all__ = [
+    "IDENTIFYING",
+    "append_retraction",
+    "append_revision",
+    "dropped",
+    "entries",
+    "left_out",
+    "lookalikes",
+    "recount",
+]
+
+#: The tags that name a game: a record matching a stored one on these (where both
+#: give them; Event or Date at least) and on its starting line looks like a revision.
+IDENTIFYING = ("Event", "Date", "Round", "Table")
+_NAMING = ("Event", "Date")
+_SECOND = itemgetter(1)
+_COLUMNS = "seq, kind, game, target, reason, at"
+
+
+def dropped(conn: sqlite3.Connection) -> dict[str, str]:
+    """The games the history leaves out, with why: ``superseded`` or ``retracted``."""
+    return dict(conn.execute(DROPPED).fetchall())
+
+
+def left_out(conn: sqlite3.Connection) -> dict[str, int]:
+    """How many games statistics leave out: ``superseded``, ``retracted``, and
+    ``broken`` (live games whose set-up broke the rules: no events, no rows)."""
+    return dict(left_out_counts(conn))
+
+
+def entries(conn: sqlite3.Connection, game_id: str) -> list[HistoryEntry]:
+    """The history facts that name the game (as the revision, the game superseded
+    or the game retracted), in the order appended."""
+    rows = conn.execute(
+        f"SELECT {_COLUMNS} FROM history WHERE game = ? OR target = ? ORDER BY seq",
+        (game_id, game_id),
+    )
+    return [HistoryEntry(*row) for row in rows]
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+
+
+def _superseded_by(conn: sqlite3.Connection, game_id: str) -> HistoryEntry | None:
+    row = conn.execute(
+        f"SELECT {_COLUMNS} FROM history WHERE kind = 'supersedes' AND target = ?", (game_id,)
+    ).fetchone()
+    return HistoryEntry(*row) if row else None
+
+
+def _retracted(conn: sqlite3.Connection, game_id: str) -> HistoryEntry | None:
+    row = conn.execute(
+        f"SELECT {_COLUMNS} FROM history WHERE kind = 'retracts' AND game = ?", (game_id,)
+    ).fetchone()
+    return HistoryEntry(*row) if row else None
+
+
+def _earlier(conn: sqlite3.Connection, game_id: str) -> list[str]:
+    """The revisions ``game_id`` supersedes, and theirs, back to the first."""
+    found: list[str] = []
+    todo = [game_id]
+    while todo:
+        rows = conn.execute(
+            "SELECT target FROM history WHERE kind = 'supersedes' AND game = ?", (todo.pop(),)
+        )
+        for (target,) in rows:
+            if target not in found:
+                found.append(target)
+                todo.append(target)
+    return found
+
+
+def _when(entry: HistoryEntry) -> str:
+    return f" on {entry.at}" + (f" ({entry.reason})" if entry.reason else "")
+
+
+def append_revision(
+    conn: sqlite3.Connection, game_id: str, target: str, reason: str | None
+) -> HistoryEntry | None:
+    """Append that ``game_id`` supersedes ``target`` (both stored), inside a write.
+
+    InputError, and nothing appended, for a game that replaces itself, a cycle,
+    a target retracted or already superseded by another, a revision itself
+    superseded or retracted. None when ``game_id`` already supersedes ``target``.
+    """
+    if game_id == target:
+        raise InputError(
+            f"the record is game {target} itself, as stored: there is nothing to replace "
+            "(is it the corrected record?)"
+        )
+    if game_id in _earlier(conn, target):
+        raise InputError(
+            f"game {game_id} cannot replace {target}: {target} is itself a revision of "
+            f"{game_id} (a cycle of replacements)"
+        )
+    gone = _retracted(conn, target)
+    if gone is not None:
+        raise InputError(f"game {target} was retracted{_when(gone)}: it cannot be replaced")
+    later = _superseded_by(conn, target)
+    if later is not None:
+        if later.game == game_id:
+            return None
+        raise InputError(
+            f"game {target} is already superseded by {later.game}{_when(later)}; to correct "
+            f"it again, replace the latest revision: --replaces {later.game}"
+        )
+    later = _superseded_by(conn, game_id)
+    if later is not None:
+        raise InputError(
+            f"the record is game {game_id}, which is itself superseded by {later.game}"
+            f"{_when(later)}: it cannot replace another game"
+        )
+    gone = _retracted(conn, game_id)
+    if gone is not None:
+        raise InputError(
+            f"the record is game {game_id}, which was retracted{_when(gone)}: "
+            "it cannot replace another game"
+        )
+    return _append(conn, "supersedes", game_id, target, reason)
+
+
+def append_retraction(
+    conn: sqlite3.Connection, game_id: str, reason: str | None
+) -> HistoryEntry:
+    """Append that ``game_id`` is retracted, inside a write. InputError, and nothing
+    appended, when it is already retracted or superseded (retract the latest revision)."""
+    gone = _retracted(conn, game_id)
+    if gone is not None:
+        raise InputError(f"game {game_id} was already retracted{_when(gone)}")
+    later = _superseded_by(conn, game_id)
+    if later is not None:
+        raise InputError(
+            f"game {game_id} is superseded by {later.game}{_when(later)}: it is not counted "
+            f"already; to take the game back, retract its latest revision: getbit retract "
+            f"{later.game}"
+        )
+    return _append(conn, "retracts", game_id, None, reason)
+
+
+def _append(
+    conn: sqlite3.Connection, kind: str, game: str, target: str | None, reason: str | None
+) -> HistoryEntry:
+    at = _now()
+    cursor = conn.execute(
+        "INSERT INTO history (kind, game, target, reason, at) VALUES (?, ?, ?, ?, ?)",
+        (kind, game, target, reason, at),
+    )
+    recount(conn)
+    return HistoryEntry(cursor.lastrowid or 0, kind, game, target, reason, at)
+
+
+def recount(conn: sqlite3.Connection) -> None:
+    """Count the totals tables again from the ``game_swimmers`` rows of the games
+    the history leaves in, inside a write; the standings are marked stale (worked
+    out again when next read). What ``rebuild`` gives, without reading events."""
+    for table in readmodel.TOTALS:
+        conn.execute(f"DELETE FROM {table}")
+    cursor = conn.execute(
+        f"SELECT g.rowid, r.* FROM {readmodel.TABLE} r JOIN games g ON g.id = r.game_id "
+        f"WHERE {live('r.game_id')} ORDER BY r.rowid"
+    )
+    tally = readmodel.Tally()
+    for _, group in itertools.groupby(cursor, key=_SECOND):
+        rows = list(group)
+        tally.add([row[1:] for row in rows], rows[0][0])
+    add_tally(conn, tally, [])
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('standings', 'stale')")
+
+
+def lookalikes(
+    conn: sqlite3.Connection, game_id: str, tags: Mapping[str, str], swimmers: str
+) -> tuple[str, ...]:
+    """Live stored games (not ``game_id``) with ``game_id``'s starting line
+    (``swimmers`` as stored) whose identifying tags match where both give them,
+    Event or Date among them: what a corrected record looks like."""
+    given = {name: tags[name] for name in IDENTIFYING if name in tags}
+    if not any(name in given for name in _NAMING):
+        return ()
+    found = []
+    rows = conn.execute(
+        f"SELECT id, tags FROM games WHERE swimmers = ? AND id != ? AND {live('id')} "
+        "ORDER BY rowid",
+        (swimmers, game_id),
+    )
+    for other_id, text in rows:
+        other = json.loads(text)
+        shared = [name for name in given if name in other]
+        if any(name in shared for name in _NAMING) and all(
+            other[name] == given[name] for name in shared
+        ):
+            found.append(other_id)
+    return tuple(found)
