@@ -401,14 +401,34 @@ def test_check_finds_a_history_rewritten_behind_the_stores_back(
     with pytest.raises(sqlite3.DatabaseError, match="append-only"):
         conn.execute("UPDATE history SET reason = 'y'")
     conn.execute("DROP TRIGGER history_no_replace")
-    conn.execute("INSERT INTO history (kind, game, reason, at) VALUES ('retracts', ?, 'z', 'now')",
-                 (old,))
+    conn.execute(
+        "INSERT INTO history (kind, game, reason, at, prev, chain) "
+        "VALUES ('retracts', ?, 'z', 'now', '', '')",
+        (old,),
+    )
     conn.commit()
     conn.close()
     result = check_store(db)
     problems = [str(d) for d in result.damage]
     assert f"game {old} is damaged: it is retracted more than once" in problems
     assert any("history_no_replace dropped" in p for p in problems)
+    assert any("history fact 2 was changed" in p for p in problems)
+
+
+def test_check_finds_a_fact_removed_from_the_history(
+    runner: CliRunner, db: Path, club: tuple[str, Path]
+) -> None:
+    old, fixed = club
+    _run(runner, "import", str(fixed), "--db", str(db), "--replaces", old)
+    assert check_store(db).ok
+    conn = sqlite3.connect(db)
+    conn.execute("DROP TRIGGER history_no_delete")
+    conn.execute("DELETE FROM history")  # the old game would silently count again
+    conn.commit()
+    conn.close()
+    problems = [str(d) for d in check_store(db).damage]
+    assert any("history's head does not match its facts" in p for p in problems)
+    assert any("history_no_delete dropped" in p for p in problems)
 
 
 # -- item 5: broken set-ups in a store's statistics ----------------------------------
@@ -444,3 +464,23 @@ def test_a_store_from_before_the_history_is_checked_and_then_migrated(tmp_path: 
         store.retract(game, "a test")
         assert store.left_out() == {"superseded": 0, "retracted": 1, "broken": 0}
     assert check_store(old).notes == ()
+
+
+def test_a_revision_that_still_breaks_the_rules_is_stored_as_invalid_exit_1(
+    runner: CliRunner, db: Path, club: tuple[str, Path], tmp_path: Path
+) -> None:
+    old, _ = club
+    text = "\n".join(
+        "15. " + line[3:] if line.startswith("3. ") else line
+        for line in _record(annotator="Bob").splitlines()
+    )
+    wrong = _file(tmp_path, "wrong.gbn", text + "\n")
+    code, out, err = _run(runner, "import", str(wrong), "--db", str(db), "--replaces", old,
+                          "--reason", "typo", "--json")
+    assert code == 1
+    assert "round" in err  # its violations are said
+    data = json.loads(out)
+    assert (data["stored"], data["status"], data["supersedes"], data["reason"]) == (
+        True, "invalid", old, "typo")
+    with GameStore(db) as store:
+        assert store.dropped() == {old: "superseded"}

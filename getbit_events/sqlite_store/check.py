@@ -23,6 +23,7 @@ from getbit_events.sqlite_store.schema import (
     CHAIN_COLUMNS,
     GAME_COLUMNS,
     GUARDS,
+    HISTORY_COLUMNS,
     HISTORY_GUARDS,
     live,
 )
@@ -304,9 +305,19 @@ class _Checker:
             return
         conn = self.conn
         games = {gid for (gid,) in conn.execute("SELECT id FROM games")}
-        rows = conn.execute("SELECT seq, kind, game, target FROM history ORDER BY seq")
+        names = ", ".join(HISTORY_COLUMNS)
+        rows = conn.execute(f"SELECT seq, prev, chain, {names} FROM history ORDER BY seq")
         supersedes: dict[str, list[str]] = {}
-        for seq, kind, game, target in rows.fetchall():
+        last, count = GENESIS, 0
+        for seq, prev, chain, *row in rows.fetchall():
+            kind, game, target = row[0], row[1], row[2]
+            if prev != last:
+                self.damage.append(Damage(None, f"a history fact stored before fact {seq} "
+                                          "is missing"))
+            if chain != chain_value(prev, row):
+                self.damage.append(Damage(None, f"history fact {seq} was changed (it does "
+                                          "not match its chain value)"))
+            last, count = chain, count + 1
             for named in (game, target):
                 if named is not None and named not in games:
                     self.damage.append(
@@ -315,6 +326,11 @@ class _Checker:
                     )
             if kind == "supersedes":
                 supersedes.setdefault(str(game), []).append(str(target))
+        found_head = conn.execute("SELECT value FROM meta WHERE key = 'history'").fetchone()
+        head = read_head(found_head[0] if found_head else None)
+        if (head or (0, GENESIS)) != (count, last):
+            self.damage.append(Damage(None, f"the history's head does not match its facts "
+                                      f"(a fact removed or added?): {count} there"))
         for column, kind, what in (
             ("target", "supersedes", "it is superseded more than once"),
             ("game", "retracts", "it is retracted more than once"),

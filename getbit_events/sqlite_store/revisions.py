@@ -20,7 +20,7 @@ from getbit_events import readmodel
 from getbit_events.errors import InputError
 from getbit_events.sqlite_store.schema import DROPPED, live
 from getbit_events.sqlite_store.totals import add_tally, left_out_counts
-from getbit_events.stored import HistoryEntry
+from getbit_events.stored import GENESIS, HistoryEntry, chain_head, chain_value, read_head
 
 __all__ = [
     "IDENTIFYING",
@@ -166,9 +166,23 @@ def _append(
     conn: sqlite3.Connection, kind: str, game: str, target: str | None, reason: str | None
 ) -> HistoryEntry:
     at = _now()
+    found = conn.execute("SELECT value FROM meta WHERE key = 'history'").fetchone()
+    head = read_head(found[0] if found else None)
+    if head is None:  # none yet (or a damaged meta: getbit check says so)
+        count, last = conn.execute(
+            "SELECT COUNT(*), (SELECT chain FROM history ORDER BY seq DESC LIMIT 1) FROM history"
+        ).fetchone()
+        head = (count, last or GENESIS)
+    row = (kind, game, target, reason, at)
+    chain = chain_value(head[1], row)
     cursor = conn.execute(
-        "INSERT INTO history (kind, game, target, reason, at) VALUES (?, ?, ?, ?, ?)",
-        (kind, game, target, reason, at),
+        "INSERT INTO history (kind, game, target, reason, at, prev, chain) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (*row, head[1], chain),
+    )
+    conn.execute(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES ('history', ?)",
+        (chain_head(head[0] + 1, chain),),
     )
     recount(conn)
     return HistoryEntry(cursor.lastrowid or 0, kind, game, target, reason, at)

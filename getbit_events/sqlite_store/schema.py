@@ -15,6 +15,7 @@ __all__ = [
     "DROPPED",
     "GAME_COLUMNS",
     "GUARDS",
+    "HISTORY_COLUMNS",
     "HISTORY_GUARDS",
     "MIGRATIONS",
     "create_read_model",
@@ -45,6 +46,8 @@ CHAIN_COLUMNS = ("prev", "chain")
 GUARDS = tuple(
     f"{table}_no_{what}" for table in _APPEND_ONLY for what in ("update", "delete", "replace")
 )
+#: The columns of ``history`` a fact's chain value covers, in order.
+HISTORY_COLUMNS = ("kind", "game", "target", "reason", "at")
 #: The same for ``history`` (stores from before ``m004_history`` have no such table).
 HISTORY_GUARDS = tuple(f"history_no_{what}" for what in ("update", "delete", "replace"))
 
@@ -191,12 +194,15 @@ def m004_history(db: sqlite_utils.Database) -> None:
 
     A row: ``seq`` (its order), ``kind`` (``supersedes`` or ``retracts``),
     ``game`` (the new revision, or the game retracted), ``target`` (the game
-    superseded; NULL for a retraction), ``reason`` (or NULL), ``at`` (UTC).
+    superseded; NULL for a retraction), ``reason`` (or NULL), ``at`` (UTC), and
+    a chain like the games' (``prev``, ``chain`` over ``HISTORY_COLUMNS``; the
+    head in ``meta``, key ``history``), so a fact removed is found.
     """
     db.execute(
         "CREATE TABLE history (seq INTEGER PRIMARY KEY, kind TEXT NOT NULL "
         "CHECK (kind IN ('supersedes', 'retracts')), game TEXT NOT NULL REFERENCES games(id), "
         "target TEXT REFERENCES games(id), reason TEXT, at TEXT NOT NULL, "
+        "prev TEXT NOT NULL, chain TEXT NOT NULL, "
         "CHECK ((kind = 'supersedes') = (target IS NOT NULL)))"
     )
     db.execute("CREATE INDEX history_game ON history (game)")
