@@ -349,15 +349,18 @@ def _trusted_maker(cls: type[Any]) -> Callable[[int, dict[str, Any]], Any]:
     """``make(round, data)``: one generated call of the class, fields in order."""
     scope: dict[str, Any] = {"cls": cls}
     args = ["r"]
-    for k, f in enumerate(a for a in attrs.fields(cls) if a.name not in ("round", "pos")):
+    after_pos = False  # a field after ``pos`` is given by name (CardsRevealed.number)
+    for k, f in enumerate(a for a in attrs.fields(cls) if a.name != "round"):
+        if f.name == "pos":
+            after_pos = True
+            continue
         build = _builder(f.type)
         # a field with a default may be left out of the payload (CardsRevealed.number)
         value = f"d[{f.name!r}]" if f.default is attrs.NOTHING else f"d.get({f.name!r})"
-        if build is None:
-            args.append(value)
-        else:
+        if build is not None:
             scope[f"b{k}"] = build
-            args.append(f"b{k}({value})")
+            value = f"b{k}({value})"
+        args.append(f"{f.name}={value}" if after_pos else value)
     exec(f"def make(r, d):\n    return cls({', '.join(args)})\n", scope)  # names are ours
     make: Callable[[int, dict[str, Any]], Any] = scope["make"]
     return make
