@@ -32,8 +32,9 @@ from getbit_events.events import (
 )
 from getbit_events.reducer import fold, replay
 from getbit_events.sqlite_store import GameStore
+from getbit_events.stored import game_hash
 from getbit_events.validate import GameReport, validate_game
-from importers.gbn import read_gbn, write_gbn
+from importers.gbn import read_gbn, read_gbn_file, write_gbn
 from importers.jsonl import read_jsonl, write_jsonl
 
 SLOW = settings(
@@ -285,3 +286,15 @@ def test_a_stored_invalid_game_exports_as_recorded(tmp_path: Path) -> None:
     assert [e.number for e in events if isinstance(e, CardsRevealed)] == [None, None, 7]
     [back] = read_gbn(write_gbn([events]), "back.gbn")
     assert verdict(validate_game(back)) == verdict(report)
+
+
+def test_a_valid_games_id_is_what_stores_before_this_gave_it() -> None:
+    # a valid game's events did not change: a store written before records were kept
+    # as recorded finds it already stored (ids from the commit before, f21aaf0)
+    root = Path(__file__).parent.parent / "fixtures" / "games"
+    ids = [
+        game_hash(validate_game(g))[:12]
+        for name in ("friday-club.gbn", "sim-shark-5.gbn")
+        for g in read_gbn_file(root / name)
+    ]
+    assert ids == ["8748a9ff4d30", "f9844aa6e2df", "2a1f9c0f9d01", "c9ac7f5ea6b5"]
