@@ -31,9 +31,11 @@ from getbit_events.events import (
     SwimmerDevoured,
 )
 from getbit_events.reducer import fold, replay
+from getbit_events.simulate import simulate_game
 from getbit_events.sqlite_store import GameStore
 from getbit_events.stored import game_hash
 from getbit_events.validate import GameReport, validate_game
+from importers import iter_file
 from importers.gbn import read_gbn, read_gbn_file, write_gbn
 from importers.jsonl import read_jsonl, write_jsonl
 
@@ -298,3 +300,35 @@ def test_a_valid_games_id_is_what_stores_before_this_gave_it() -> None:
         for g in read_gbn_file(root / name)
     ]
     assert ids == ["8748a9ff4d30", "f9844aa6e2df", "2a1f9c0f9d01", "c9ac7f5ea6b5"]
+
+
+# -- the record's text, as read ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["gbn", "jsonl"])
+def test_each_game_read_from_a_file_keeps_its_text_byte_for_byte(
+    fmt: str, tmp_path: Path
+) -> None:
+    games = [simulate_game("standard", 4, seed) for seed in (1, 2, 3)]
+    if fmt == "gbn":
+        parts = [
+            (f"# game {k}\r\n" + write_gbn([g]).replace("\n", "\r\n")).encode()
+            for k, g in enumerate(games)
+        ]
+        parts[0] = "\ufeff".encode() + parts[0]  # a byte-order mark is part of the text
+    else:
+        parts = [
+            "".join(write_jsonl([(f"g{k}", g)])).encode() for k, g in enumerate(games)
+        ]
+    path = tmp_path / f"club.{fmt}"
+    path.write_bytes(b"".join(parts))
+    read = list(iter_file(path))
+    assert [g.index for g in read] == [1, 2, 3]
+    texts = [g.text for g in read]
+    assert b"".join(t or b"" for t in texts) == path.read_bytes()
+    if fmt == "jsonl":  # a game's lines are its own
+        assert texts == parts
+    else:  # a comment before a game's tags is kept with the game before it
+        assert texts[0] is not None
+        assert texts[0].startswith(parts[0][:40])
+        assert all(t is not None and t.startswith(b"[Line") for t in texts[1:])
