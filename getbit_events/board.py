@@ -37,11 +37,27 @@ if TYPE_CHECKING:
     from getbit_events.rules import Settlement
     from getbit_events.state import GameState
 
-__all__ = ["Board", "Seat", "SharkSeat", "Step"]
+__all__ = ["Board", "Seat", "SharkSeat", "Step", "own_plays"]
 
 #: An event not yet made: its class, then its fields after ``round`` (no ``pos``).
 Step = tuple[Any, ...]
 
+
+
+def own_plays(
+    cards: tuple[tuple[str, int | None], ...], line: Iterable[str]
+) -> tuple[tuple[str, int | None], ...]:
+    """The plays the game takes: the first of each swimmer in the line (R3). A record
+    may state others (a name not in the game, a swimmer devoured, a second play): the
+    events keep them, and the fold leaves them aside."""
+    inline = set(line)
+    seen: set[str] = set()
+    own: list[tuple[str, int | None]] = []
+    for name, value in cards:
+        if name in inline and name not in seen:
+            seen.add(name)
+            own.append((name, value))
+    return cards if len(own) == len(cards) else tuple(own)
 
 
 class Seat:
@@ -137,7 +153,7 @@ class Board:
             else None
         )
         board.round = state.round
-        board.revealed = state.revealed
+        board.revealed = own_plays(state.revealed, board.line)
         board.shark_card = state.shark_card
         board.winner = state.winner
         board.ranking = state.ranking
@@ -160,7 +176,9 @@ class Board:
     def reveal(
         self, r: int, cards: tuple[tuple[str, int | None], ...], shark_card: str | None
     ) -> None:
-        """R3: every card played this round leaves its hand for the table, in play order."""
+        """R3: every card played this round leaves its hand for the table, in play order
+        (a play by a name not in the line, or a swimmer's second, is left aside)."""
+        cards = own_plays(cards, self.line)
         for name, value in cards:
             if value is not None:
                 self.place(name, value)

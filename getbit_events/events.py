@@ -74,13 +74,21 @@ class CardChosen:
 
 @attrs.frozen
 class CardsRevealed:
-    """Every swimmer's card, revealed together; ``None`` for a swimmer with no card (R15)."""
+    """Every card the record says was revealed; ``None`` for a swimmer with no card (R15).
+
+    The swimmers' cards come in line order; any play the record states besides
+    (by a name not in the game, a swimmer devoured, a second play of one
+    swimmer) follows as written: a fact kept, which the fold leaves aside.
+    ``number`` is the number the record gives the round, where it is not the
+    round's place (``round``); ``None`` otherwise.
+    """
 
     TYPE: ClassVar[str] = "cards-revealed"
     VERSION: ClassVar[int] = 1
     round: int
     cards: tuple[tuple[str, int | None], ...]
     pos: SourcePos | None = None
+    number: int | None = None
 
 
 @attrs.frozen

@@ -28,14 +28,23 @@ class OutcomeChecks(SetupReader):
     rules make of it, not yet folded in.
     """
 
-    def check_outcomes(self, board: Board, rnd: RecordedRound, outcome: Settlement) -> None:
-        """Compare every stated outcome with what the rules say happened."""
+    def check_outcomes(
+        self,
+        board: Board,
+        rnd: RecordedRound,
+        outcome: Settlement,
+        kinds: frozenset[str] | None = None,
+    ) -> None:
+        """Compare every stated outcome (of ``kinds``, when given) with ``outcome``."""
         seen: set[str] = set()
         shark_variant = board.setup.variant == "shark"
         for o in rnd.outcomes:
             # one of each outcome a round, but an 'out' for each swimmer devoured
             kind = o.kind
             key = f"out {o.names[0].casefold()}" if kind == "out" else kind
+            if kinds is not None and kind not in kinds:
+                seen.add(key)
+                continue
             if key in seen:
                 self.flag("duplicate-outcome", f"'{kind}' is stated twice", self.at(o))
                 continue
@@ -272,10 +281,11 @@ class OutcomeChecks(SetupReader):
 
     # -- the end (R17) ---------------------------------------------------------
 
-    def check_winner(self, board: Board) -> None:
+    def check_winner(self, board: Board) -> bool:
+        """Check the Winner tag (R17); True when it is flagged."""
         tag = self.winner_tag
         if tag is None:
-            return
+            return False
         claimed = tag.value.strip()
         if not board.finished:
             self.flag(
@@ -285,7 +295,8 @@ class OutcomeChecks(SetupReader):
                 "R17",
                 in_round=False,
             )
-        elif board.winner is not None and claimed.casefold() != board.winner.casefold():
+            return True
+        if board.winner is not None and claimed.casefold() != board.winner.casefold():
             self.flag(
                 "wrong-winner",
                 f"the record names {claimed} the winner, but the rules make it {board.winner}",
@@ -293,3 +304,5 @@ class OutcomeChecks(SetupReader):
                 "R17",
                 in_round=False,
             )
+            return True
+        return False

@@ -191,7 +191,11 @@ class RecordedRound:
 
 @attrs.frozen
 class RecordedGame:
-    """One game of a file: its tags and rounds, or the syntax errors that spoil it."""
+    """One game of a file: its tags and rounds, or the syntax errors that spoil it.
+
+    ``text`` is the game's part of the file, byte for byte, where it was read from a
+    file (``importers.iter_file``): the provenance of what its events say.
+    """
 
     source: str
     index: int
@@ -199,3 +203,4 @@ class RecordedGame:
     tags: tuple[RecordedTag, ...] = ()
     rounds: tuple[RecordedRound, ...] = ()
     syntax_errors: tuple[Violation, ...] = ()
+    text: bytes | None = attrs.field(default=None, eq=False, repr=False)

@@ -66,6 +66,8 @@ def _snapshot(fields: _Fields) -> GameState:
 
 
 def _change_swimmer(d: _Fields, name: str, **changes: Any) -> None:
+    if name not in d["setup"].line:  # a name not in the game: nothing to change
+        return
     i = d["setup"].line.index(name)
     swimmers = list(d["swimmers"])
     swimmers[i] = _evolve(swimmers[i], **changes)
@@ -76,6 +78,8 @@ def _chosen(d: _Fields, e: CardChosen) -> None:
     if d["phase"] == "choose":
         d["chosen"] += (e.who,)
         return
+    if d["phase"] == "ended":  # R17: a round recorded after the end changes nothing
+        return
     d["round"] = e.round
     d["chosen"] = (e.who,)
     d["revealed"] = ()
@@ -84,9 +88,18 @@ def _chosen(d: _Fields, e: CardChosen) -> None:
 
 
 def _revealed(d: _Fields, e: CardsRevealed) -> None:
+    if d["phase"] == "ended":  # R17: a round recorded after the end changes nothing
+        return
     swimmers = list(d["swimmers"])
     index = d["setup"].line.index
+    line = d["line"]
+    placed: set[str] = set()
     for name, value in e.cards:
+        # a recorded play the game cannot take (a name not in the line, a second
+        # play of one swimmer) is kept in the event and changes nothing
+        if name in placed or name not in line:
+            continue
+        placed.add(name)
         if value is None:
             continue
         i = index(name)
@@ -106,6 +119,8 @@ def _revealed(d: _Fields, e: CardsRevealed) -> None:
 
 
 def _shark_played(d: _Fields, e: SharkCardPlayed) -> None:
+    if d["phase"] == "ended":  # R17
+        return
     shark = d["shark"] or SharkState(e.shark, frozenset())
     fields = shark.__dict__.copy()  # as _evolve, minus its keyword dict (a replay is faster)
     fields["hand"] = shark.hand - {e.card}
@@ -122,13 +137,15 @@ def _moved(d: _Fields, e: SwimmerMoved) -> None:
         i = line.index(who)
         if i:
             d["line"] = (who, *line[:i], *line[i + 1 :])
-    else:
+    elif who in d["setup"].line:
         d["line"] = (who, *line)
     if e.why == "card":
         d["phase"] = "move"
 
 
 def _bitten(d: _Fields, e: SwimmerBitten) -> None:
+    if e.who not in d["setup"].line:  # a name not in the game: nothing to bite
+        return
     i = d["setup"].line.index(e.who)
     swimmers = list(d["swimmers"])
     fields = swimmers[i].__dict__.copy()
@@ -148,6 +165,8 @@ def _bitten(d: _Fields, e: SwimmerBitten) -> None:
 
 
 def _devoured(d: _Fields, e: SwimmerDevoured) -> None:
+    if e.who not in d["setup"].line:  # a name not in the game
+        return
     _change_swimmer(d, e.who, limbs=(), devoured=True)
     d["line"] = tuple(n for n in d["line"] if n != e.who)
     d["devoured"] = (*d["devoured"], e.who)
@@ -155,6 +174,8 @@ def _devoured(d: _Fields, e: SwimmerDevoured) -> None:
 
 
 def _taken_back(d: _Fields, e: CardsTakenBack) -> None:
+    if e.who not in d["setup"].line:  # a name not in the game
+        return
     i = d["setup"].line.index(e.who)
     swimmers = list(d["swimmers"])
     fields = swimmers[i].__dict__.copy()
@@ -184,6 +205,8 @@ def _discarded(d: _Fields, e: CardsDiscarded) -> None:
     swimmers = list(d["swimmers"])
     index = d["setup"].line.index
     for name, value in e.cards:
+        if name not in d["setup"].line:  # a name not in the game
+            continue
         i = index(name)
         s: SwimmerState = swimmers[i]
         table = list(s.table)

@@ -38,6 +38,7 @@ __all__ = [
     "RoundOutcome",
     "Settlement",
     "SetupProblem",
+    "Stated",
     "hand_size",
     "legal_cards",
     "legal_shark_cards",
@@ -222,6 +223,25 @@ class Settlement:
         return [(SwimmerMoved, n, "card") for n in self.moved] + self.steps
 
 
+class Stated:
+    """What a record states happened in a round, where the rules say otherwise: the
+    game goes on from it (the game as played), so one mistake at the table is reported
+    once, at its round, and the rounds after it are checked against the game played.
+    Only what a record states is here; what it leaves out the rules work out.
+    """
+
+    __slots__ = ("bite", "discards", "hunger", "line", "miss", "outs", "refresh")
+
+    def __init__(self) -> None:
+        self.bite: tuple[str, str | None] | None = None  # who was bitten, and the limb
+        self.outs: tuple[str, ...] = ()  # who was devoured (besides whom the rules devour)
+        self.miss = False  # R12: the Shark missed
+        self.hunger: int | None = None  # the Shark's tokens after the round
+        self.discards: tuple[tuple[str, int], ...] | None = None  # R11 Exhaustion
+        self.refresh: frozenset[str] | None = None  # who took its cards back under R7
+        self.line: tuple[str, ...] | None = None  # the line after the round
+
+
 def make_events(steps: Iterable[Step], r: int, pos: SourcePos | None) -> list[Event]:
     """The events of ``steps`` in round ``r``, written at ``pos``."""
     return [step[0](r, *step[1:], pos) for step in steps]
@@ -233,15 +253,19 @@ def round_events(
     revealed: tuple[tuple[str, int | None], ...],
     shark: str | None,
     shark_card: str | None,
+    number: int | None = None,
 ) -> list[Event]:
-    """The events of a round's plays: who chose (line order, the Shark last), the reveal."""
+    """The events of a round's plays: who chose (line order, the Shark last), the reveal.
+
+    ``number`` is the number the record gives the round, where it is not ``r``.
+    """
     events: list[Event] = [CardChosen(r, n, pos) for n, v in revealed if v is not None]
     if shark is not None and shark_card is not None:
         events.append(CardChosen(r, shark, pos))
-        events.append(CardsRevealed(r, revealed, pos))
+        events.append(CardsRevealed(r, revealed, pos, number))
         events.append(SharkCardPlayed(r, shark, shark_card, pos))
     else:
-        events.append(CardsRevealed(r, revealed, pos))
+        events.append(CardsRevealed(r, revealed, pos, number))
     return events
 
 
@@ -264,12 +288,15 @@ def resolve_round(
     )
 
 
-def settle(board: Board, limb_choice: Mapping[str, str] | None = None) -> Settlement:
+def settle(
+    board: Board, limb_choice: Mapping[str, str] | None = None, stated: Stated | None = None
+) -> Settlement:
     """What the rules make of the cards revealed on ``board`` (R4-R14).
 
     ``board`` is read, not changed: the caller folds the outcome in when it is
     done with the state before it (``Board.settle_in``). ``limb_choice`` as for
-    :func:`resolve_round`.
+    :func:`resolve_round`. ``stated``: what the record states happened where the
+    rules say otherwise; the outcome follows it, and the rules work out the rest.
     """
     setup = board.setup
     r = board.round
@@ -299,34 +326,118 @@ def settle(board: Board, limb_choice: Mapping[str, str] | None = None) -> Settle
     s = Settlement(moved, tied, back, shark.hunger if shark is not None else 0)
     steps = s.steps
 
+    bitten_as_stated = stated is not None and stated.bite is not None and stated.bite[0] in line
     if setup.variant == "shark":
         card = board.shark_card
-        if r >= 2 and card is not None and back is not None:  # R5, R11
+        if stated is not None and (bitten_as_stated or stated.miss):
+            _stated_shark(board, s, card, line, stated)
+        elif r >= 2 and card is not None and back is not None:  # R5, R11
             _shark_card(board, s, card, line, limb_choice)
+        if stated is not None:
+            _stated_hunger(board, s, stated)
+            if stated.discards is not None:
+                _stated_discards(s, stated.discards)
+    elif stated is not None and stated.bite is not None and bitten_as_stated:
+        who, limb = stated.bite
+        _bite(board, s, who, _limb(seats[who].limbs, who, {who: limb} if limb else None), line)
     elif r >= 2 and back is not None:  # R5: no bite in round 1; R6 from round 2
         _bite(board, s, back, _limb(seats[back].limbs, back, limb_choice), line)
 
+    if stated is not None and stated.outs:
+        for who in stated.outs:  # devoured, as the record says, without a ruling for it
+            if who in line and who not in s.outs:
+                line.remove(who)
+                steps.append((SwimmerDevoured, who, "recorded"))
+                s.outs[who] = "recorded"
     # only a short line, a swimmer devoured or a hunger token lost can end the game
     ended = _end(board, line, s) if len(line) <= 2 or s.outs or s.missed else None
     if ended is not None:
-        steps.extend(ended)  # R7: nothing is taken back in the round that ends the game
-        s.line = tuple(line)
+        if stated is not None:  # R7: nothing is taken back in the round that ends the game,
+            steps[:] = [step for step in steps if step[0] is not SharkCardsTakenBack]
+            s.shark_took = False
+            for name in sorted(stated.refresh or (), key=setup.line.index):
+                if name in board.line:  # ... but what the record says was, was
+                    steps.append((CardsTakenBack, name, _returnable(board, name)))
+                    s.taken.append(name)
+        steps.extend(ended)
+        s.line = tuple(_stated_line(steps, line, stated))
         s.ended = True
         return s
 
     discarded = dict(s.discards) if s.discards else None
     bitten = s.bites[0][0] if s.bites else None  # took its cards back with the bite (R6)
+    refresh = stated.refresh if stated is not None else None
     for name in line:  # R7: fewer than two cards in hand: take the played ones back
-        if len(seats[name].hand) < 2 and name != bitten:
+        takes = len(seats[name].hand) < 2 if refresh is None else name in refresh
+        if takes and name != bitten:
             back_cards = _returnable(board, name, discarded.get(name) if discarded else None)
-            if back_cards:
+            if back_cards or refresh is not None:  # as stated, even with nothing to take
                 steps.append((CardsTakenBack, name, back_cards))
                 s.taken.append(name)
     if shark is not None and not s.shark_took and len(shark.hand) < 2 and shark.table:
         steps.append((SharkCardsTakenBack, tuple(shark.table)))  # R13
         s.shark_took = True
-    s.line = tuple(line)
+    s.line = tuple(_stated_line(steps, line, stated))
     return s
+
+
+def _stated_line(steps: list[Step], line: list[str], stated: Stated | None) -> list[str]:
+    """The line after the round as the record states it, where it names the swimmers
+    of the line in another order: they swim to the front into it (moves of why
+    ``line``). Otherwise the line the rules' steps leave."""
+    said = stated.line if stated is not None else None
+    if said is None or said == tuple(line) or sorted(said) != sorted(line):
+        return line
+    steps.extend([(SwimmerMoved, n, "line") for n in reversed(said)])
+    return list(said)
+
+
+def _stated_shark(
+    board: Board, s: Settlement, card: str | None, line: list[str], stated: Stated
+) -> None:
+    """The Shark's card as the record says it went: a bite on the swimmer it names, or
+    a miss (R11, R12), whatever the rules make of the card; Exhaustion's discards,
+    which the record does not contradict by stating a bite or a miss, as the rules
+    say (the record may state them otherwise: ``_stated_discards``)."""
+    if card == "exhaustion" and s.tied:
+        tied = s.tied
+        s.discards = tuple((n, v) for n, v in board.revealed if v is not None and n in tied)
+        s.steps.append((CardsDiscarded, s.discards))
+    if stated.bite is not None and stated.bite[0] in line:
+        who, limb = stated.bite
+        limbs = board.seats[who].limbs
+        chosen = limb if limb in limbs else card if card in limbs else limbs[0]
+        _bite(board, s, who, chosen or limbs[0], line)
+    if stated.miss:  # a record may state a bite and a miss both: both happened
+        _missed(board, s)
+
+
+def _stated_hunger(board: Board, s: Settlement, stated: Stated) -> None:
+    """The Shark's hunger after a miss as the record states it (R12)."""
+    left = stated.hunger
+    if left is None or not s.missed or left == s.hunger:
+        return
+    s.hunger = left
+    steps = s.steps
+    for k, step in enumerate(steps):
+        if step[0] is HungerLost:
+            steps[k] = (HungerLost, left)
+    shark = board.shark
+    took = any(step[0] is SharkCardsTakenBack for step in steps)
+    if left > 0 and not took and shark is not None:
+        steps.append((SharkCardsTakenBack, tuple(shark.table)))
+        s.shark_took = True
+    elif left <= 0 and took:
+        steps[:] = [step for step in steps if step[0] is not SharkCardsTakenBack]
+        s.shark_took = False
+
+
+def _stated_discards(s: Settlement, discards: tuple[tuple[str, int], ...]) -> None:
+    """Exhaustion's discards as the record states them (R11)."""
+    s.steps[:] = [step for step in s.steps if step[0] is not CardsDiscarded]
+    s.discards = discards or None
+    if discards:
+        s.steps.append((CardsDiscarded, discards))
 
 
 def _limb(limbs: tuple[str, ...], who: str, choice: Mapping[str, str] | None) -> str:
@@ -379,14 +490,19 @@ def _shark_card(
             s.steps.append((CardsDiscarded, s.discards))
         else:
             missed = True
-    if missed:  # R12: a hunger token lost, the Shark cards back; the swimmer untouched
-        s.missed = True
-        s.hunger -= 1
-        s.steps.append((HungerLost, s.hunger))
-        shark = board.shark
-        if s.hunger > 0 and shark is not None:
-            s.steps.append((SharkCardsTakenBack, tuple(shark.table)))
-            s.shark_took = True
+    if missed:
+        _missed(board, s)
+
+
+def _missed(board: Board, s: Settlement) -> None:
+    """R12: a hunger token lost, the Shark's cards back; the swimmer untouched."""
+    s.missed = True
+    s.hunger -= 1
+    s.steps.append((HungerLost, s.hunger))
+    shark = board.shark
+    if s.hunger > 0 and shark is not None:
+        s.steps.append((SharkCardsTakenBack, tuple(shark.table)))
+        s.shark_took = True
 
 
 def _returnable(board: Board, name: str, discarded: int | None = None) -> tuple[int, ...]:
@@ -425,7 +541,7 @@ def _end(board: Board, line: list[str], s: Settlement) -> list[Step] | None:
     if variant == "shark":
         shark = setup.shark or ""
         devoured = [*board.devoured, *outs]
-        if s.hunger <= 0:
+        if s.hunger <= 0 and line:
             # R14: swimmers win; most limbs, ties to the one nearest the front
             seats = board.seats
             bitten = {who for who, _ in s.bites}
@@ -440,8 +556,11 @@ def _end(board: Board, line: list[str], s: Settlement) -> list[Step] | None:
             ranking = (shark, *line, *reversed(devoured))
             return [(GameEnded, shark, ranking, "R14-last-swimmer")]
         return None
-    if len(line) > 2:
+    if len(line) > 2 or not line:
         return None
+    if len(line) == 1:  # devoured as recorded down to one: it wins (R8)
+        ranking = (line[0], *reversed([*board.devoured, *outs]))
+        return [(GameEnded, line[0], ranking, "R8")]
     # R8: two swimmers left: the front one wins, the back one is devoured
     front, last = line[0], line[-1]
     ranking = (front, last, *reversed([*board.devoured, *outs]))

@@ -106,9 +106,17 @@ def _make_converter() -> cattrs.Converter:
     for cls in EVENT_TYPES.values():
         attrs.resolve_types(cls)
         # ``round`` and ``pos`` travel in the envelope; the payload is the rest.
-        conv.register_unstructure_hook(
-            cls, make_dict_unstructure_fn(cls, conv, pos=override(omit_if_default=True))
-        )
+        unstructure: Callable[[Any], dict[str, Any]]
+        if cls is CardsRevealed:  # only a misnumbered round says its number
+            unstructure = make_dict_unstructure_fn(
+                cls,
+                conv,
+                pos=override(omit_if_default=True),
+                number=override(omit_if_default=True),
+            )
+        else:
+            unstructure = make_dict_unstructure_fn(cls, conv, pos=override(omit_if_default=True))
+        conv.register_unstructure_hook(cls, unstructure)
         conv.register_structure_hook(cls, make_dict_structure_fn(cls, conv))
     attrs.resolve_types(SourcePos)
     from_dict = make_dict_structure_fn(SourcePos, conv)
@@ -167,7 +175,12 @@ def _upcast(tag: str, version: int, data: dict[str, Any]) -> dict[str, Any]:
 
 _PAYLOAD: dict[type[Any], Callable[[Any], dict[str, Any]]] = {
     cls: make_dict_unstructure_fn(
-        cls, converter, round=override(omit=True), pos=override(omit=True)
+        cls,
+        converter,
+        round=override(omit=True),
+        pos=override(omit=True),
+        # only a misnumbered round says its number (CardsRevealed)
+        number=override(omit_if_default=True),
     )
     for cls in EVENT_TYPES.values()
 }
@@ -205,7 +218,11 @@ _text = json.encoder.encode_basestring  # a JSON string, non-ASCII kept (ensure_
 # checks every class), at a third of the cost. Others go through the converter.
 _PAYLOAD_TEXT: dict[type[Any], Callable[[Any], str]] = {
     CardChosen: lambda e: f'{{"who":{_text(e.who)}}}',
-    CardsRevealed: lambda e: f'{{"cards":{_compact(e.cards)}}}',
+    CardsRevealed: lambda e: (
+        f'{{"cards":{_compact(e.cards)}}}'
+        if e.number is None
+        else f'{{"cards":{_compact(e.cards)},"number":{e.number}}}'
+    ),
     SharkCardPlayed: lambda e: f'{{"shark":{_text(e.shark)},"card":{_text(e.card)}}}',
     SwimmerMoved: lambda e: f'{{"who":{_text(e.who)},"why":{_text(e.why)}}}',
     SwimmerBitten: lambda e: f'{{"who":{_text(e.who)},"limb":{_text(e.limb)}}}',
@@ -332,13 +349,18 @@ def _trusted_maker(cls: type[Any]) -> Callable[[int, dict[str, Any]], Any]:
     """``make(round, data)``: one generated call of the class, fields in order."""
     scope: dict[str, Any] = {"cls": cls}
     args = ["r"]
-    for k, f in enumerate(a for a in attrs.fields(cls) if a.name not in ("round", "pos")):
+    after_pos = False  # a field after ``pos`` is given by name (CardsRevealed.number)
+    for k, f in enumerate(a for a in attrs.fields(cls) if a.name != "round"):
+        if f.name == "pos":
+            after_pos = True
+            continue
         build = _builder(f.type)
-        if build is None:
-            args.append(f"d[{f.name!r}]")
-        else:
+        # a field with a default may be left out of the payload (CardsRevealed.number)
+        value = f"d[{f.name!r}]" if f.default is attrs.NOTHING else f"d.get({f.name!r})"
+        if build is not None:
             scope[f"b{k}"] = build
-            args.append(f"b{k}(d[{f.name!r}])")
+            value = f"b{k}({value})"
+        args.append(f"{f.name}={value}" if after_pos else value)
     exec(f"def make(r, d):\n    return cls({', '.join(args)})\n", scope)  # names are ours
     make: Callable[[int, dict[str, Any]], Any] = scope["make"]
     return make

@@ -18,6 +18,7 @@ import attrs
 
 from getbit_events import readmodel
 from getbit_events.errors import StoreError
+from getbit_events.record import Violation
 from getbit_events.serialize import payload_json
 from getbit_events.validate import GameReport
 
@@ -37,6 +38,7 @@ __all__ = [
     "default_path",
     "digest",
     "game_hash",
+    "kept_violations",
     "read_head",
     "rows_digest",
     "status_of",
@@ -192,8 +194,17 @@ def digest(report: GameReport, payloads: Sequence[str]) -> str:
     ]
     if not report.events:  # no set-up: the tags are all there is
         lines.extend(f"tag\t{tag.name}\t{tag.value}\n" for tag in report.record.tags)
-    lines.extend(f"violation\t{v.code}\t{v.round}\t{v.message}\n" for v in report.violations)
+    lines.extend(
+        f"violation\t{v.code}\t{v.round}\t{v.message}\n" for v in kept_violations(report)
+    )
     return hashlib.sha256("".join(lines).encode()).hexdigest()
+
+
+def kept_violations(report: GameReport) -> list[Violation]:
+    """A game's violations in the order the store keeps and hashes them: by round, code
+    and message, not by where the record wrote them (a GBN round line and an event log
+    put one round's outcomes in different places), so one game has one id."""
+    return sorted(report.violations, key=lambda v: (v.round or 0, v.code, v.message))
 
 
 def rows_digest(

@@ -1,12 +1,15 @@
 """The validator: walks a recorded game, compares every recorded fact with what
 the rules expect, and collects every violation.
 
-Cards are the primary facts: a card played against the rules is reported and
-still played (it moves its swimmer), so one slip does not hide the next.
-Outcomes (bites, lines, take-backs ...) are claims: each one stated is checked
-against the rules, and the game goes on from what the rules say happened.
-Outcomes a record leaves out are derived, so a record with only cards becomes a
-complete event stream.
+Records are kept as recorded. Cards are facts: a card played against the rules
+is reported and still played (it moves its swimmer); a play the game cannot take
+(a name not in the game, a swimmer devoured, a second play) is reported and kept
+in the events, changing nothing. Outcomes (bites, lines, take-backs ...) are facts
+too: each one stated is checked against the rules, reported once where it is
+wrong, and the game goes on from what the record says happened (the game as
+played, ``rules.Stated``), so the rounds after a mistake are checked against the
+game the table played. Outcomes a record leaves out are worked out from the
+rules, so a record with only cards becomes a complete event stream.
 
 The walk keeps its state on a private mutable ``Board`` and logs each round's
 facts (the cards, and what ``rules.settle`` made of them); the event stream and the
@@ -56,6 +59,10 @@ _Cards = tuple[tuple[str, int | None], ...]
 _VALUES = {str(v): v for v in range(1, 8)}
 #: One round of a walk: (round, its record, revealed cards, Shark, Shark card, outcome).
 _Logged = tuple[int, RecordedRound, _Cards, str | None, str | None, rules.Settlement]
+#: Outcomes that say what the round's cards did, checked against the rules ...
+_FIRST_KINDS = frozenset(("bit", "out", "miss", "discard"))
+#: ... and those that follow from it, checked against the round as stated.
+_THEN_KINDS = frozenset(("hunger", "refresh", "line", "shark-back"))
 
 
 @attrs.frozen
@@ -113,13 +120,15 @@ class GameReport:
 
     @cached_property
     def events(self) -> tuple[Event, ...]:
-        """The complete event stream: the set-up, each round's plays, then its outcome."""
+        """The complete event stream: the set-up, each round's plays as recorded, then
+        its outcome."""
         if self._setup is None:
             return ()
         events: list[Event] = [self._setup]
         for r, rnd, revealed, shark, shark_card, outcome in self._log:
             pos = rnd.pos
-            events.extend(rules.round_events(r, pos, revealed, shark, shark_card))
+            number = rnd.number if rnd.number != r else None  # as the record numbers it
+            events.extend(rules.round_events(r, pos, revealed, shark, shark_card, number))
             events.extend(rules.make_events(outcome.all_steps(), r, pos))
         return tuple(events)
 
@@ -207,8 +216,10 @@ class _Checker(OutcomeChecks):
         if setup is None:
             return GameReport(self.game, self.found(), tuple(self.warnings))
         board = Board(setup)
+        r = 0
         for rnd in self.game.rounds:
             self.round = rnd.index
+            r += 1
             if board.finished:  # R17: nothing is played after the end
                 self.flag(
                     "round-after-end",
@@ -217,9 +228,12 @@ class _Checker(OutcomeChecks):
                     rnd.pos,
                     "R17",
                 )
+                self.keep_after_end(board, rnd, r)
                 continue
             self.play_round(board, rnd)
-        self.check_winner(board)
+        if self.check_winner(board) and self.winner_tag is not None:
+            # the Winner the record claims is a fact of the record: kept with the tags
+            setup = attrs.evolve(setup, tags=(*setup.tags, ("Winner", self.winner_tag.value)))
         return GameReport(
             self.game,
             self.found(),
@@ -239,7 +253,7 @@ class _Checker(OutcomeChecks):
                 f"this is round {r}, but it is numbered {rnd.number}",
                 rnd.pos,
             )
-        revealed, shark_card = self.read_plays(board, rnd, r)
+        revealed, recorded, shark_card = self.read_plays(board, rnd, r)
         board.revealed_all(r, revealed, shark_card)
         outcome = self.settle_stated(board, rnd)
         if outcome.defaulted_limb is not None and outcome.back is not None:
@@ -257,7 +271,28 @@ class _Checker(OutcomeChecks):
             self.devoured_in[who] = r
         board.settle_in(outcome)
         shark = board.setup.shark if shark_card is not None else None
-        self.log.append((r, rnd, revealed, shark, shark_card, outcome))
+        self.log.append((r, rnd, recorded, shark, shark_card, outcome))
+
+    def keep_after_end(self, board: Board, rnd: RecordedRound, r: int) -> None:
+        """A round recorded after the end (R17, flagged): its plays kept as written,
+        nothing checked or settled (the fold leaves them aside)."""
+        lookup = self.lookup
+        shark = board.shark
+        cards: list[tuple[str, int | None]] = []
+        shark_card: str | None = None
+        for raw, card in rnd.cards:
+            if shark is not None and raw.casefold() == shark.key and card in rules.SHARK_CARDS:
+                shark_card = card
+                continue
+            name = lookup.get(raw) or lookup.get(raw.casefold()) or raw
+            if card == "-":
+                cards.append((name, None))
+            elif card.isdigit():
+                cards.append((name, int(card)))
+        hunger = shark.hunger if shark is not None else 0
+        nothing = rules.Settlement((), (), None, hunger)
+        who = board.setup.shark if shark_card is not None else None
+        self.log.append((r, rnd, tuple(cards), who, shark_card, nothing))
 
     def settle_stated(self, board: Board, rnd: RecordedRound) -> rules.Settlement:
         """What the rules make of the round's cards, each outcome the record states
@@ -283,18 +318,70 @@ class _Checker(OutcomeChecks):
                 break
         if text is None or stated != choice:
             outcome = rules.settle(board, stated)
-        self.check_outcomes(board, rnd, outcome)
-        return outcome
+        # The game as played: it goes on from what the record states happened, each
+        # wrong outcome reported once, the rules working out the rest. What the card
+        # did (a bite, a miss, discards) is checked against the rules; what follows
+        # from it (the hunger left, take-backs, the line) against the game as stated.
+        found = len(self.violations) + self.left_out
+        self.check_outcomes(board, rnd, outcome, _FIRST_KINDS)
+        said: rules.Stated | None = None
+        if len(self.violations) + self.left_out != found:
+            said = self.stated(rnd)
+            follows = rules.Stated()
+            follows.bite, follows.miss, follows.discards = said.bite, said.miss, said.discards
+            follows.outs = said.outs
+            outcome = rules.settle(board, stated, follows)
+        found = len(self.violations) + self.left_out
+        self.check_outcomes(board, rnd, outcome, _THEN_KINDS)
+        if len(self.violations) + self.left_out == found:
+            return outcome
+        return rules.settle(board, stated, said or self.stated(rnd))
+
+    def stated(self, rnd: RecordedRound) -> rules.Stated:
+        """The outcomes ``rnd`` states, in the game's own names (the first of each kind;
+        one naming no swimmer of the game is left to the rules)."""
+        said = rules.Stated()
+        canon = self.canon
+        for o in rnd.outcomes:
+            kind = o.kind
+            if kind == "bit" and said.bite is None:
+                name = canon.get(o.names[0].casefold())
+                if name is not None:
+                    said.bite = (name, o.limb)
+            elif kind == "out":
+                name = canon.get(o.names[0].casefold())
+                if name is not None:
+                    said.outs = (*said.outs, name)
+            elif kind == "miss":
+                said.miss = True
+            elif kind == "hunger" and said.hunger is None:
+                said.hunger = o.number
+            elif kind == "discard" and said.discards is None:
+                cards = [(canon.get(n.casefold()), v) for n, v in o.cards]
+                if all(n is not None and v.isdigit() for n, v in cards):
+                    said.discards = tuple([(str(n), int(v)) for n, v in cards])
+            elif kind in ("refresh", "line"):
+                names = [canon.get(n.casefold()) for n in o.names]
+                if all(n is not None for n in names):
+                    kept = tuple([str(n) for n in names])
+                    if kind == "line" and said.line is None:
+                        said.line = kept
+                    elif kind == "refresh" and said.refresh is None:
+                        said.refresh = frozenset(kept)
+        return said
 
     def read_plays(
         self, board: Board, rnd: RecordedRound, r: int
-    ) -> tuple[_Cards, str | None]:
+    ) -> tuple[_Cards, _Cards, str | None]:
         """Check the round's plays and put each card on the table (``Board.place``): the
-        cards revealed, in line order, and the Shark's card."""
+        cards revealed, in line order (a missing play as no card); the plays as the
+        record states them (the swimmers' in line order, a missing one left out, then
+        any the game cannot take, as written); and the Shark's card."""
         lookup = self.lookup
         seats = board.seats
         line = board.line
         cards: dict[str, int | None] = {}
+        extra: list[tuple[str, int | None]] = []  # plays the game cannot take, as written
         shark_card: str | None = None
         shark_seen = False
         values = _VALUES
@@ -322,11 +409,13 @@ class _Checker(OutcomeChecks):
                 shark_card = self.shark_play(board, rnd, k, r)
                 continue
             # where it is written, to say what is wrong with it
-            self.odd_play(board, rnd.plays[k], name, cards)
+            self.odd_play(board, rnd.plays[k], name, cards, extra)
+        missing: list[str] = []
         if len(cards) != len(line):
             for name in line:
                 if name not in cards:
                     cards[name] = None
+                    missing.append(name)
                     self.flag(
                         "missing-play",
                         f"{name} is still in the game but plays no card",
@@ -342,14 +431,29 @@ class _Checker(OutcomeChecks):
                 "R11",
             )
         if [*cards] == line:  # played in line order, as records mostly are
-            return tuple(cards.items()), shark_card
-        return tuple(zip(line, map(cards.__getitem__, line), strict=True)), shark_card
+            revealed = tuple(cards.items())
+        else:
+            revealed = tuple(zip(line, map(cards.__getitem__, line), strict=True))
+        if not missing and not extra:
+            return revealed, revealed, shark_card
+        recorded = tuple([(n, v) for n, v in revealed if n not in missing])
+        return revealed, (*recorded, *extra), shark_card
 
     def odd_play(
-        self, board: Board, play: RecordedPlay, name: str | None, cards: dict[str, int | None]
+        self,
+        board: Board,
+        play: RecordedPlay,
+        name: str | None,
+        cards: dict[str, int | None],
+        extra: list[tuple[str, int | None]],
     ) -> None:
-        """Any play but a swimmer's card from its hand: say what is wrong, keep the card."""
+        """Any play but a swimmer's card from its hand: say what is wrong, keep the card
+        (a play the game cannot take goes to ``extra``, as written)."""
         pos = self.at(play)
+        taken = name is not None and name in board.line and name not in cards
+        if not taken and (play.card == "-" or play.card.isdigit()):
+            value = None if play.card == "-" else int(play.card)
+            extra.append((play.name if name is None else name, value))
         if name is None:
             self.flag("unknown-swimmer", f"{play.name} is not a swimmer in this game", pos)
         elif name not in board.line:
@@ -434,7 +538,8 @@ class _Checker(OutcomeChecks):
                 pos,
                 "R5",
             )
-            return None
+            # played, even against the rules: it lies on the table (R5 takes no limb)
+            return card if card in shark.hand else None
         if card not in rules.SHARK_CARDS:
             self.flag(
                 "wrong-card-kind",

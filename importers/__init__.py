@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import attrs
+
 from getbit_events.errors import InputError
+from getbit_events.limits import MAX_LINE
 from getbit_events.record import RecordedGame
 
 __all__ = ["FORMATS", "SUFFIXES", "detect", "iter_file", "read_file"]
@@ -43,16 +46,62 @@ def iter_file(
     if fmt == "gbn":
         from importers.gbn import iter_gbn_file
 
-        return iter_gbn_file(path, source)
+        return _with_text(iter_gbn_file(path, source), path)
     if fmt == "jsonl":
         from importers.jsonl import iter_jsonl_file
 
-        return iter_jsonl_file(path, source)
+        return _with_text(iter_jsonl_file(path, source), path)
     if fmt == "csv":
         from importers.csv_rounds import iter_csv_file
 
-        return iter_csv_file(path, source)
+        return _with_text(iter_csv_file(path, source), path)
     raise InputError(f"{path}: unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+
+
+#: A game whose text is longer is given none (its lines are skipped, not held): half a
+#: line's worth, more than a game of MAX_ROUNDS rounds needs.
+MAX_GAME_TEXT = MAX_LINE // 2
+
+
+def _with_text(games: Iterator[RecordedGame], path: Path) -> Iterator[RecordedGame]:
+    """``games`` with each one's text: its lines of the file, byte for byte, from its
+    first line (the file's first, for the first game) to the line before the next
+    game's. The file is read a second time, in step, so memory holds one game's text.
+    """
+    try:
+        f = open(path, "rb")  # noqa: SIM115 - closed below, when the games are done
+    except OSError:  # the reader has opened it: gone since; the games go without text
+        yield from games
+        return
+    with f:
+        at = 1  # the number of the next line f gives
+
+        def text_to(before: int | None, start: int) -> bytes | None:
+            """The lines from ``start`` up to ``before`` (the end of the file: None)."""
+            nonlocal at
+            kept: list[bytes] = []
+            size = 0
+            while before is None or at < before:
+                raw = f.readline(1 << 16)  # a longer line comes in pieces
+                if not raw:
+                    break
+                if at >= start:
+                    size += len(raw)
+                    if size <= MAX_GAME_TEXT:
+                        kept.append(raw)
+                    else:  # too long to keep: none of it is held
+                        kept.clear()
+                if raw.endswith(b"\n"):
+                    at += 1
+            return b"".join(kept) if size <= MAX_GAME_TEXT else None
+
+        pending: tuple[RecordedGame, int] | None = None
+        for game in games:
+            if pending is not None:
+                yield attrs.evolve(pending[0], text=text_to(game.pos.line, pending[1]))
+            pending = (game, game.pos.line if pending is not None else 1)
+        if pending is not None:
+            yield attrs.evolve(pending[0], text=text_to(None, pending[1]))
 
 
 def read_file(path: str | Path, fmt: str = "auto", source: str | None = None) -> list[RecordedGame]:

@@ -699,7 +699,8 @@ def outcome_text(steps: Iterable[tuple[Any, ...]], line: Sequence[str]) -> str:
             said.append("discard " + ", ".join([f"{n} {v}" for n, v in step[1]]))
     if refresh:
         said.append("refresh " + ", ".join(refresh))
-    said.append("line " + ", ".join(line))
+    if line:  # a line devoured to nobody (as a wrong record may say) has no names to state
+        said.append("line " + ", ".join(line))
     return " ; ".join(said)
 
 
@@ -745,7 +746,8 @@ def _write_game(events: list[Event], outcomes: bool) -> str:
         rnd.append(event)
     if rnd:
         out.append(_write_round(rnd, state, outcomes))
-    if state.winner is not None:
+    claimed = any(k.casefold() == "winner" for k, _ in setup.tags)  # as recorded, kept
+    if state.winner is not None and not claimed:
         out.insert(winner_at, f"[Winner {_quote(state.winner)}]")
     return "\n".join(out) + "\n"
 
@@ -755,6 +757,8 @@ def _write_round(events: list[Event], state: GameState, outcomes: bool) -> str:
     plays: list[str] = []
     for e in events:
         if isinstance(e, CardsRevealed):
+            if e.number is not None:  # the round's number as the record wrote it
+                r = e.number
             plays.extend(f"{n} {'-' if v is None else v}" for n, v in e.cards)
         elif isinstance(e, SharkCardPlayed):
             plays.append(f"{e.shark} {e.card}")
@@ -762,5 +766,7 @@ def _write_round(events: list[Event], state: GameState, outcomes: bool) -> str:
     if outcomes:
         # each event as a step: its class, then its fields between round and pos
         steps = [(type(e), *attrs.astuple(e, recurse=False)[1:-1]) for e in events]
-        text += " ; " + outcome_text(steps, state.line)
+        said = outcome_text(steps, state.line)
+        if said:
+            text += " ; " + said
     return text

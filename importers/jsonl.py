@@ -468,7 +468,8 @@ class _Game:
             tags.append(RecordedTag("Teams", teams, pos))
         if setup.shark is not None:
             tags.append(RecordedTag("Shark", setup.shark, pos))
-        if self.ended is not None:
+        claimed = any(k.casefold() == "winner" for k, _ in setup.tags)
+        if self.ended is not None and not claimed:  # a Winner kept as recorded is checked
             winner_pos = self.ended.pos or pos
             tags.append(RecordedTag("Winner", self.ended.winner, winner_pos))
         return tuple(tags)
@@ -538,7 +539,8 @@ class _Game:
                     )
                 outcomes.append(RecordedOutcome("refresh", rpos.line, rpos.column, tuple(refresh)))
                 outcomes.append(RecordedOutcome("line", rpos.line, rpos.column, tuple(line)))
-            out.append(RecordedRound(index, reveal.round, rpos, tuple(plays), tuple(outcomes)))
+            number = reveal.round if reveal.number is None else reveal.number
+            out.append(RecordedRound(index, number, rpos, tuple(plays), tuple(outcomes)))
         return tuple(out)
 
 

@@ -136,18 +136,24 @@ def describe(
     if isinstance(event, SwimmerMoved):
         if event.why == "bite":
             return f"{event.who} swims to the front after the bite (R6)."
+        if event.why == "line":
+            return f"{event.who} takes its place in the line the record states."
         card = dict(before.revealed).get(event.who)
         return f"{event.who} ({card}) swims to the front."
     if isinstance(event, SwimmerBitten):
         left = len(after.swimmer(event.who).limbs)
         by = f"The Shark's {before.shark_card} bites" if shark else "The shark bites"
+        back = before.line[-1] if before.line else None
+        where = "at the back" if event.who == back else "as the record says"
         return (
-            f"{by} {event.who}, at the back: the {limb_word(event.limb)} is lost "
+            f"{by} {event.who}, {where}: the {limb_word(event.limb)} is lost "
             f"({left} limb{'s' if left != 1 else ''} left)."
         )
     if isinstance(event, SwimmerDevoured):
         if event.why == "two-left":
             return f"Only two swimmers are left: {event.who}, at the back, is devoured (R8)."
+        if event.why == "recorded":
+            return f"{event.who} is devoured, as the record says."
         return f"{event.who} has lost its last limb and is devoured (R6)."
     if isinstance(event, CardsTakenBack):
         text = _takeback(event, before, viewer)

@@ -169,6 +169,8 @@ def render_round(cursor: Cursor, rnd: int, viewer: Viewer = EVERYTHING) -> Rende
             CardsDiscarded: "discard",
             GameEnded: "end",
         }.get(type(e), e.TYPE)
+        if isinstance(e, SwimmerMoved) and e.why == "line":
+            label = "recorded"  # the line the record states, where the rules say another
         style = "bold red" if label in ("bite", "devoured") else ""
         rows.append(_row(label, cursor.account(i, viewer), style))
     if swims:

@@ -245,10 +245,11 @@ def test_json_of_an_unfinished_invalid_game(tmp_path: Path) -> None:
         {"line": 4, "column": 36, "round": 2, "code": "wrong-bite"},
     ]
     assert all(isinstance(v["message"], str) and v["message"] for v in report["violations"])
-    # round 2: Ted at the back is bitten (right arm) and swims to the front
+    # round 2: the rules bite Ted, at the back; the game as played goes on from the
+    # bite the record states: Anne loses her right arm and swims to the front
     assert report["final"] == {
-        "line": ["Ted", "Beth", "John", "Anne"],
-        "limbs": {"John": 4, "Anne": 4, "Beth": 4, "Ted": 3},
+        "line": ["Anne", "Beth", "John", "Ted"],
+        "limbs": {"John": 4, "Anne": 3, "Beth": 4, "Ted": 4},
         "hunger": None,
     }
 

@@ -90,10 +90,11 @@ def test_a_wrong_bite_is_a_violation_at_its_line() -> None:
     other = next(n for n in lines[0]["line"] if n != victim)
     lines[i]["who"] = other
     (report,) = _reports(_text(lines))
-    first = report.violations[0]
-    assert first.code == "wrong-bite"
-    assert first.pos.line == i + 1
-    assert f"{other} is recorded bitten, but {victim} is at the back" in first.message
+    # at the bite's own line (the game then goes on from the bite the log states, so
+    # what the log says after it, written for the rules' game, may be wrong too)
+    [bite] = [v for v in report.violations if v.code == "wrong-bite"]
+    assert bite.pos.line == i + 1
+    assert f"{other} is recorded bitten, but {victim} is at the back" in bite.message
 
 
 def test_a_missing_take_back_is_a_violation() -> None:

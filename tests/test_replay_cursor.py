@@ -83,6 +83,7 @@ def test_a_replay_needs_a_set_up() -> None:
 def test_violations_belong_to_their_round() -> None:
     cursor = load("fixtures/golden/replay/inputs/invalid.gbn")
     assert [v.code for v in cursor.violations_in(0)] == ["wrong-winner"]
+    # John bitten where the rules bite Ted: once, at round 2; the game goes on from it
     assert [v.code for v in cursor.violations_in(2)] == ["wrong-bite"]
     assert [v.code for v in cursor.violations_in(3)] == ["card-not-in-hand"]
     assert [v.code for v in cursor.violations_in(4)] == ["wrong-line"]

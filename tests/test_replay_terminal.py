@@ -70,7 +70,7 @@ def test_a_step_shows_the_round_so_far() -> None:
     console.print(Session(cursor).render())
     text = console.file.getvalue()  # type: ignore[attr-defined]
     assert "round 2, event" in text
-    assert "▶ Ted takes back the played cards 5 and 1." in text
+    assert "John takes back the played cards 4 and 3." in text  # bitten, as recorded
     assert "John is recorded bitten, but Ted is at the back after movement" in text
 
 
@@ -87,7 +87,8 @@ def test_rounds_after_the_end_and_warnings_are_shown() -> None:
     report = validate_game(game)
     cursor = Cursor(report.events, report.violations, report.warnings, "late.gbn")
     out = replay_text(cursor)
-    late = out.index("Recorded after the end")
+    # the round is kept as recorded, and shown at its place with its verdict
+    late = out.index("round 18")
     assert "round 18 is recorded after the game ended in round 17 (R17)" in out[late:]
     assert out.count("  ! ") == len(report.warnings) >= 1
 

@@ -249,7 +249,7 @@ def test_each_event_class_has_its_payload_written_as_the_converter_writes_it() -
 
 def _example(kind: Any, name: str) -> Any:
     text = kind.__name__ if isinstance(kind, type) else str(kind)  # resolved or not
-    if text == "int":
+    if text in ("int", "int | None"):  # CardsRevealed.number: a misnumbered round's
         return 3
     if text == "bool":
         return True

@@ -49,6 +49,7 @@ from getbit_events.stored import (
     chain_head,
     chain_value,
     default_path,
+    kept_violations,
     read_head,
     status_of,
 )
@@ -297,7 +298,7 @@ class GameStore:
                         self._insert_violation,
                         [
                             (game_id, v.pos.line, v.pos.column, v.round, v.code, v.rule, v.message)
-                            for v in report.violations
+                            for v in kept_violations(report)
                         ],
                     )
                 if setup is not None:
