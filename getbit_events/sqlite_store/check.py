@@ -155,17 +155,18 @@ class _Checker:
                        "does not match the last game)")
             )
 
-    def _guards(self) -> None:
+    def _guards(self, names: Sequence[str] = GUARDS, what: str = "the append-only tables") -> None:
+        """Damage when a trigger of ``names`` that guards ``what`` was dropped."""
         found = {
             name for (name,) in self.conn.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'trigger'"
             )
         }
-        missing = [name for name in GUARDS if name not in found]
+        missing = [name for name in names if name not in found]
         if missing:
             self.damage.append(
                 Damage(None, f"trigger{'s' * (len(missing) != 1)} {', '.join(missing)} "
-                       "dropped: the append-only tables can be rewritten")
+                       f"dropped: {what} can be rewritten")
             )
 
     # -- one game ----------------------------------------------------------------
@@ -345,17 +346,7 @@ class _Checker:
             if _cycle(supersedes, start):
                 self.damage.append(Damage(start, "its revisions make a cycle (it supersedes "
                                           "itself through others)"))
-        found = {
-            name for (name,) in conn.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'trigger'"
-            )
-        }
-        missing = [name for name in HISTORY_GUARDS if name not in found]
-        if missing:
-            self.damage.append(
-                Damage(None, f"trigger{'s' * (len(missing) != 1)} {', '.join(missing)} "
-                       "dropped: the history can be rewritten")
-            )
+        self._guards(HISTORY_GUARDS, "the history")
 
     # -- rows without a game -------------------------------------------------------
 

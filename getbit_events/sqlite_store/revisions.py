@@ -10,7 +10,6 @@ processes revising one game cannot both succeed.
 from __future__ import annotations
 
 import datetime
-import itertools
 import json
 import sqlite3
 from collections.abc import Mapping
@@ -19,7 +18,7 @@ from operator import itemgetter
 from getbit_events import readmodel
 from getbit_events.errors import InputError
 from getbit_events.sqlite_store.schema import DROPPED, live
-from getbit_events.sqlite_store.totals import add_tally, left_out_counts
+from getbit_events.sqlite_store.totals import add_tally, left_out_counts, tally_rows
 from getbit_events.stored import GENESIS, HistoryEntry, chain_head, chain_value, read_head
 
 __all__ = [
@@ -194,15 +193,7 @@ def recount(conn: sqlite3.Connection) -> None:
     out again when next read). What ``rebuild`` gives, without reading events."""
     for table in readmodel.TOTALS:
         conn.execute(f"DELETE FROM {table}")
-    cursor = conn.execute(
-        f"SELECT g.rowid, r.* FROM {readmodel.TABLE} r JOIN games g ON g.id = r.game_id "
-        f"WHERE {live('r.game_id')} ORDER BY r.rowid"
-    )
-    tally = readmodel.Tally()
-    for _, group in itertools.groupby(cursor, key=_SECOND):
-        rows = list(group)
-        tally.add([row[1:] for row in rows], rows[0][0])
-    add_tally(conn, tally, [])
+    add_tally(conn, tally_rows(conn), [])
     conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('standings', 'stale')")
 
 

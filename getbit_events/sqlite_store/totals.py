@@ -14,7 +14,7 @@ from operator import itemgetter
 from getbit_events import readmodel
 from getbit_events.sqlite_store.schema import DROPPED, live, upsert
 
-__all__ = ["add_tally", "left_out_counts", "read_totals"]
+__all__ = ["add_tally", "left_out_counts", "read_totals", "tally_rows"]
 
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
 _GAME_ID, _DATE = 0, list(readmodel.COLUMNS).index("date")
@@ -126,12 +126,19 @@ def _refresh_standings(
     with write():
         conn.execute("DELETE FROM standings")
         conn.execute("DELETE FROM meta WHERE key = 'standings'")
-        cursor = conn.execute(
-            f"SELECT g.rowid, r.* FROM {readmodel.TABLE} r JOIN games g ON g.id = r.game_id "
-            f"WHERE r.status = 'valid' AND {live('r.game_id')} ORDER BY r.rowid"
-        )
-        tally = readmodel.Tally()
-        for _, group in itertools.groupby(cursor, key=_SECOND):
-            rows = list(group)
-            tally.add([row[1:] for row in rows], rows[0][0])
+        tally = tally_rows(conn, "r.status = 'valid'")
         add_tally(conn, readmodel.Tally(), tally.results)
+
+
+def tally_rows(conn: sqlite3.Connection, where: str = "1") -> readmodel.Tally:
+    """The tally of the ``game_swimmers`` rows of counted games (the history leaves
+    them in) that ``where`` also keeps, a game at a time, in the order stored."""
+    cursor = conn.execute(
+        f"SELECT g.rowid, r.* FROM {readmodel.TABLE} r JOIN games g ON g.id = r.game_id "
+        f"WHERE {where} AND {live('r.game_id')} ORDER BY r.rowid"
+    )
+    tally = readmodel.Tally()
+    for _, group in itertools.groupby(cursor, key=_SECOND):
+        rows = list(group)
+        tally.add([row[1:] for row in rows], rows[0][0])
+    return tally
