@@ -414,12 +414,18 @@ def show_command(
     game: Annotated[str, typer.Argument(help="a game id, or the start of one")],
     db: DbOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="as a JSON object")] = False,
+    source: Annotated[
+        bool, typer.Option("--source", help="the record's text as imported, byte for byte")
+    ] = False,
 ) -> None:
-    """One stored game: tags, result and violations."""
+    """One stored game: tags, result and violations (or, with --source, its record)."""
     problem = None
     try:
         with _open(db) as store:
             stored = store.game(game)
+            if source:
+                _show_source(stored.id, store.source(stored.id))
+                return
             violations = store.violations(stored.id)
             history = store.history(stored.id)
             try:  # what the row says is shown only with a word on its events
@@ -439,6 +445,18 @@ def show_command(
             out.print(f"  {escape(line)}")
     if problem is not None:
         raise _fail(problem)
+
+
+def _show_source(game_id: str, text: bytes | None) -> None:
+    """The record text, written out as it was imported (not escaped: it is the file's)."""
+    if text is None:
+        raise InputError(
+            f"getbit show: game {game_id} keeps no record text (it was stored before "
+            "texts were kept, came from a record of over 512 KiB, or from Python)"
+        )
+    sys.stdout.flush()
+    sys.stdout.buffer.write(text)
+    sys.stdout.buffer.flush()
 
 
 def _render(game: StoredGame, violations: list[Any]) -> None:

@@ -197,7 +197,9 @@ def test_reopening_applies_no_migration_twice(tmp_path: Path) -> None:
         s.add(_reports(_sim(1))[0])
     with GameStore(path) as s:
         applied = [m.name for m in MIGRATIONS.applied(s.db)]
-        assert applied == ["m001_core_tables", "m002_read_model", "m003_defences", "m004_history"]
+        assert applied == [
+            "m001_core_tables", "m002_read_model", "m003_defences", "m004_history", "m005_sources"
+        ]
         assert s.count() == 1
 
 

@@ -25,6 +25,7 @@ from getbit_events.sqlite_store.schema import (
     GUARDS,
     HISTORY_COLUMNS,
     HISTORY_GUARDS,
+    SOURCES_GUARDS,
     live,
 )
 from getbit_events.sqlite_store.store import GameStore
@@ -106,6 +107,8 @@ class _Checker:
             self._strays()
             self._history("history" in tables)
             self._totals("history" in tables)
+            if "sources" in tables:  # a store from before keeps no record texts
+                self._guards(SOURCES_GUARDS, "the record texts")
         finally:
             conn.execute("COMMIT")
         return CheckResult(self.games, self.events, tuple(self.damage), tuple(self.notes))

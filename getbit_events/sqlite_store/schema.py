@@ -18,6 +18,7 @@ __all__ = [
     "HISTORY_COLUMNS",
     "HISTORY_GUARDS",
     "MIGRATIONS",
+    "SOURCES_GUARDS",
     "create_read_model",
     "create_views",
     "live",
@@ -50,6 +51,8 @@ GUARDS = tuple(
 HISTORY_COLUMNS = ("kind", "game", "target", "reason", "at")
 #: The same for ``history`` (stores from before ``m004_history`` have no such table).
 HISTORY_GUARDS = tuple(f"history_no_{what}" for what in ("update", "delete", "replace"))
+#: the triggers that keep the record texts (``sources``) as imported
+SOURCES_GUARDS = tuple(f"sources_no_{what}" for what in ("update", "delete", "replace"))
 
 #: The games statistics leave out for the history (a game superseded by a
 #: revision, or retracted), with why: ``superseded`` or ``retracted``.
@@ -69,6 +72,7 @@ _UNIQUE_KEYS = {
     "events": "(game_id = NEW.game_id AND seq = NEW.seq) OR rowid = NEW.rowid",
     "violations": "rowid = NEW.rowid",
     "history": "rowid = NEW.rowid",
+    "sources": "game_id = NEW.game_id OR rowid = NEW.rowid",
 }
 
 MIGRATIONS = sqlite_utils.Migrations("getbit-events")
@@ -281,3 +285,20 @@ def upsert(table: str) -> str:
 def quote(name: str) -> str:
     """An SQL identifier, quoted."""
     return '"' + name.replace('"', '""') + '"'
+
+
+@MIGRATIONS()
+def m005_sources(db: sqlite_utils.Database) -> None:
+    """``sources``: each game's record text as imported, byte for byte (its
+    provenance, ``getbit show ID --source``), append-only like the games. Games
+    stored before it, and games of over 512 KiB of text, have none."""
+    db.execute(
+        "CREATE TABLE sources (game_id TEXT PRIMARY KEY REFERENCES games(id), "
+        "text BLOB NOT NULL)"
+    )
+    _refuse_updates(db, "sources")
+    db.execute(
+        "CREATE TRIGGER sources_no_delete BEFORE DELETE ON sources "
+        "BEGIN SELECT RAISE(ABORT, 'sources are append-only: DELETE is refused'); END"
+    )
+    db.execute(rewrite_guard("sources")[1])

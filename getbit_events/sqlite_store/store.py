@@ -289,6 +289,11 @@ class GameStore:
                         f"game {game_id}: the store holds events under its id but no game "
                         "(a removed game's?): it is not stored; run getbit check"
                     )
+                if report.record.text is not None:  # its provenance, as imported
+                    conn.execute(
+                        "INSERT INTO sources (game_id, text) VALUES (?, ?)",
+                        (game_id, report.record.text),
+                    )
                 event_rows = [
                     (game_id, seq, e.TYPE, e.VERSION, e.round, p)
                     for seq, (e, p) in enumerate(zip(events, payloads, strict=True), 1)
@@ -541,6 +546,16 @@ class GameStore:
         return revisions.left_out(self._conn)
 
     @reading
+    def source(self, game_id: str) -> bytes | None:
+        """The game's record text as imported, byte for byte (None: none was kept)."""
+        try:
+            row = self._conn.execute(
+                "SELECT text FROM sources WHERE game_id = ?", (game_id,)
+            ).fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: cannot read the record texts: {exc}") from None
+        return bytes(row[0]) if row is not None else None
+
     def violations(self, game_id: str) -> list[StoredViolation]:
         """The violations kept with the game, in record order."""
         rows = self._conn.execute(

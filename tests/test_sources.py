@@ -1,0 +1,101 @@
+"""The record's text kept as imported (issue 12): ``getbit show ID --source``."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from getbit_events.cli import app
+from getbit_events.sqlite_store import GameStore, check_store
+
+# two games, with a comment, CRLF line ends and a non-ASCII name, as a table writes them
+TWO = (
+    "# Friday club\r\n"
+    '[Event "Friday"]\r\n[Line "John, Anne, Beth, Zoë"]\r\n\r\n'
+    "1. John 4, Anne 1, Beth 4, Zoë 5\r\n\r\n"
+    '[Event "Friday"]\r\n[Line "John, Anne, Beth, Ted"]\r\n\r\n'
+    "1. John 4, Anne 1, Beth 4, Ted 99\r\n"
+).encode()
+
+
+def _run(*args: str) -> tuple[int, bytes, str]:
+    result = CliRunner().invoke(app, list(args))
+    return result.exit_code, result.stdout_bytes, result.stderr
+
+
+@pytest.fixture
+def stored(tmp_path: Path) -> tuple[Path, list[str]]:
+    record = tmp_path / "club.gbn"
+    record.write_bytes(TWO)
+    db = tmp_path / "games.db"
+    code, _, _ = _run("import", "--db", str(db), str(record))
+    assert code == 1  # the second game plays a 99
+    with GameStore(db) as store:
+        ids = [g.id for g in store.games()]
+    return db, ids
+
+
+def test_each_game_keeps_its_part_of_the_file_byte_for_byte(
+    stored: tuple[Path, list[str]],
+) -> None:
+    db, ids = stored
+    parts = []
+    for game in ids:
+        code, out, _ = _run("show", "--db", str(db), game, "--source")
+        assert code == 0
+        parts.append(out)
+    assert b"".join(parts) == TWO  # comments, line ends and all
+    assert parts[1].startswith(b'[Event "Friday"]\r\n')
+    assert b"Ted 99" in parts[1]
+    assert "Zoë".encode() in parts[0]
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "UPDATE sources SET text = x'00'",
+        "DELETE FROM sources",
+        "INSERT OR REPLACE INTO sources SELECT game_id, x'00' FROM sources",
+        "REPLACE INTO sources SELECT game_id, x'00' FROM sources",
+        ("INSERT INTO sources SELECT game_id, x'00' FROM sources WHERE true "
+        "ON CONFLICT (game_id) DO UPDATE SET text = excluded.text"),
+    ],
+)
+def test_a_kept_text_cannot_be_rewritten_or_removed(
+    stored: tuple[Path, list[str]], sql: str
+) -> None:
+    db, ids = stored
+    conn = sqlite3.connect(db)
+    with pytest.raises(sqlite3.IntegrityError, match="sources are append-only"):
+        conn.execute(sql)
+    conn.close()
+    with GameStore(db, create=False) as store:
+        assert store.source(ids[0]) is not None
+
+
+def test_check_names_a_dropped_guard_of_the_texts(stored: tuple[Path, list[str]]) -> None:
+    db, _ = stored
+    assert check_store(db).ok
+    conn = sqlite3.connect(db)
+    conn.execute("DROP TRIGGER sources_no_update")
+    conn.commit()
+    conn.close()
+    result = check_store(db)
+    assert not result.ok
+    assert any("sources_no_update" in d.problem and "record texts" in d.problem
+               for d in result.damage)
+
+
+def test_a_game_with_no_text_kept_says_so(tmp_path: Path) -> None:
+    from getbit_events.validate import validate_game
+    from importers.gbn import read_gbn
+
+    db = tmp_path / "games.db"
+    with GameStore(db) as store:  # from Python, a record read from text keeps none
+        game = store.add(validate_game(read_gbn(TWO.decode(), "club.gbn")[0])).game_id
+    code, out, err = _run("show", "--db", str(db), game, "--source")
+    assert (code, out) == (2, b"")
+    assert f"game {game} keeps no record text" in err
