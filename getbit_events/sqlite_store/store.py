@@ -548,14 +548,12 @@ class GameStore:
     @reading
     def source(self, game_id: str) -> bytes | None:
         """The game's record text as imported, byte for byte (None: none was kept)."""
-        try:
-            row = self._conn.execute(
-                "SELECT text FROM sources WHERE game_id = ?", (game_id,)
-            ).fetchone()
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path}: cannot read the record texts: {exc}") from None
+        row = self._conn.execute(
+            "SELECT text FROM sources WHERE game_id = ?", (game_id,)
+        ).fetchone()
         return bytes(row[0]) if row is not None else None
 
+    @reading
     def violations(self, game_id: str) -> list[StoredViolation]:
         """The violations kept with the game, in record order."""
         rows = self._conn.execute(
