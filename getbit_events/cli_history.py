@@ -157,8 +157,10 @@ def retract_command(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="the fact appended, as JSON")] = False,
 ) -> None:
-    """Take back a stored game entered by mistake: it stays stored, marked retracted,
-    and statistics, ratings and 'getbit games' leave it out."""
+    """Take back a stored game entered by mistake (it stays stored, marked retracted).
+
+    Statistics, ratings and 'getbit games' leave it out.
+    """
     try:
         with GameStore(db if db is not None else default_path(), create=False) as store:
             entry = store.retract(game, reason.strip() or None)

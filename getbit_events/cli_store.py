@@ -556,8 +556,11 @@ def check_command(
         False
     ),
 ) -> None:
-    """Check the store: every game's events against its hash, its row, its read-model
-    rows and the chain of games. Exit 0 intact, 1 damaged, 2 not a store."""
+    """Check that every stored game is as it was stored (exit 0 intact, 1 damaged).
+
+    Each game's events against its hash, its row and its read-model rows, and the
+    chain of games; exit 2 when the file is not a store.
+    """
     try:
         result = check_store(db if db is not None else default_path())
     except GetbitError as exc:
