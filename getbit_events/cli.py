@@ -100,9 +100,7 @@ def validate(
             err.print(escape(str(exc)))
             code = max(code, EXIT_UNREADABLE)
         except Exception as exc:  # a reader's bug: the rest of this file is lost, not the others
-            if _debug():
-                traceback.print_exc()
-            err.print(escape(f"{path}: {bug_line(exc)}"))
+            _say_bug(str(path), exc)
             code = EXIT_BUG
     if not as_json:
         games_word = "game" if counts["games"] == 1 else "games"
@@ -123,10 +121,7 @@ def _check(game: RecordedGame, as_json: bool, counts: dict[str, int]) -> int:
         report = validate_game(game)
         shown = report.to_json() if as_json else None
     except Exception as exc:
-        if _debug():
-            traceback.print_exc()
-        where = f"{game.source}:{game.pos.line}: game {game.index}"
-        err.print(escape(f"{where}: not checked: {bug_line(exc)}"))
+        _say_bug(f"{game.source}:{game.pos.line}: game {game.index}: not checked", exc)
         counts["unchecked"] += 1
         return EXIT_BUG
     counts["valid" if report.valid else "invalid"] += 1
@@ -138,8 +133,11 @@ def _check(game: RecordedGame, as_json: bool, counts: dict[str, int]) -> int:
     return EXIT_OK if report.valid else EXIT_INVALID
 
 
-def _debug() -> bool:
-    return os.environ.get("GETBIT_DEBUG") == "1"
+def _say_bug(where: str, exc: Exception) -> None:
+    """An internal error on one line after ``where`` (with GETBIT_DEBUG=1, its traceback)."""
+    if os.environ.get("GETBIT_DEBUG") == "1":
+        traceback.print_exc()
+    err.print(escape(f"{where}: {bug_line(exc)}"))
 
 
 @app.command()
@@ -222,8 +220,5 @@ def main() -> None:
         err.print(escape(str(exc)))
         sys.exit(EXIT_UNREADABLE)
     except Exception as exc:
-        if _debug():
-            traceback.print_exc()
-        command = " ".join(["getbit", *(a for a in sys.argv[1:2] if not a.startswith("-"))])
-        err.print(escape(f"{command}: {bug_line(exc)}"))
+        _say_bug(" ".join(["getbit", *(a for a in sys.argv[1:2] if not a.startswith("-"))]), exc)
         sys.exit(EXIT_BUG)

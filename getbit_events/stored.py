@@ -7,6 +7,7 @@ is the store itself, and re-exports the public names.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
 import os
@@ -42,10 +43,16 @@ __all__ = [
     "read_head",
     "rows_digest",
     "status_of",
+    "utc_now",
 ]
 
 DEFAULT_DB = "getbit.db"
 _HEADER = b"SQLite format 3\x00"
+
+
+def utc_now() -> str:
+    """The time now in UTC, to the second, as the store writes it (ISO 8601)."""
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
 
 
 def default_path() -> Path:

@@ -18,7 +18,7 @@ from getbit_events.events import SourcePos
 from getbit_events.limits import MAX_ROUNDS, MAX_TEXT
 from getbit_events.record import RecordedGame, RecordedPlay, RecordedRound, RecordedTag, Violation
 from getbit_events.rules import SHARK_CARDS
-from importers.gbn import Line, file_lines, open_record, short, text_lines
+from importers.gbn import Line, file_lines, is_number, open_record, short, text_lines
 from importers.reading import GameErrors, Held
 
 __all__ = ["iter_csv", "iter_csv_file", "read_csv", "read_csv_file"]
@@ -26,11 +26,6 @@ __all__ = ["iter_csv", "iter_csv_file", "read_csv", "read_csv_file"]
 _TAG = re.compile(r"#\s*([A-Za-z][A-Za-z0-9_-]*)\s*:\s*(.*?)\s*$")
 _SHARK = frozenset(SHARK_CARDS)
 _ALNUM = re.compile(r"[A-Za-z0-9]")
-
-
-def _is_number(text: str) -> bool:
-    """ASCII digits of sensible length: int() reads them as written (not '²', '①', '፩')."""
-    return text.isascii() and text.isdigit() and len(text) < 10
 
 
 def iter_csv_file(path: str | Path, source: str | None = None) -> Iterator[RecordedGame]:
@@ -94,7 +89,7 @@ def _cells(line: str, sep: str) -> list[tuple[str, int]]:
 
 
 def _is_card(cell: str) -> bool:
-    return not cell or _is_number(cell) or cell == "-" or cell.casefold() in _SHARK
+    return not cell or is_number(cell) or cell == "-" or cell.casefold() in _SHARK
 
 
 class _Reader:
@@ -180,7 +175,7 @@ class _Reader:
                 continue  # a comment
             cells = _cells(line, self.sep)
             header = not tag and cells[0][0].casefold() == "round"
-            row = not tag and not header and fault is None and _is_number(cells[0][0])
+            row = not tag and not header and fault is None and is_number(cells[0][0])
             if tag or header:
                 if self.rounds or self.header is not None or self.rows:
                     yield from self._next_games(pos)
@@ -296,7 +291,7 @@ class _Reader:
                 )
             return
         cells = _cells(line, self.sep)
-        if _is_number(cells[0][0]):
+        if is_number(cells[0][0]):
             self.last = int(cells[0][0])
         if not self.header:
             return  # the header is broken; its error says so
@@ -324,7 +319,7 @@ class _Reader:
             self.rounds.append(RecordedRound(index, index, pos, ()))
             return
         value, column = cells[0]
-        if not _is_number(value):
+        if not is_number(value):
             self._error(
                 f"expected the round number (ASCII digits), not {short(value)}",
                 SourcePos(self.source, number, column),
@@ -338,7 +333,7 @@ class _Reader:
             if not card:
                 continue  # not in the game (or the Shark in round 1)
             folded = card.casefold()
-            if _is_number(card) or card == "-" or folded in _SHARK:
+            if is_number(card) or card == "-" or folded in _SHARK:
                 card = folded if folded in _SHARK else card
                 plays.append(RecordedPlay(name, card, number, column))
             else:

@@ -50,6 +50,7 @@ from importers.reading import GameErrors, Held, raw_lines
 __all__ = [
     "Line",
     "file_lines",
+    "is_number",
     "iter_gbn",
     "iter_gbn_file",
     "open_record",
@@ -100,8 +101,8 @@ _PLAIN_ROUND = re.compile(
 )
 
 
-def _is_number(text: str) -> bool:
-    """A plain decimal number of sensible length (so int() never fails on it)."""
+def is_number(text: str) -> bool:
+    """ASCII digits of sensible length: int() reads them as written (not '²', '①', '፩')."""
     return text.isascii() and text.isdigit() and len(text) < 10
 
 
@@ -601,7 +602,7 @@ class _Reader:
             )
             return None
         folded = card.casefold()
-        if not (_is_number(card) or card == "-" or folded in _SHARK):
+        if not (is_number(card) or card == "-" or folded in _SHARK):
             self._error(
                 f"expected a card after {name}: 1 to 7, '-' or a Shark card "
                 f"({', '.join(SHARK_CARDS)}), not {short(card)}",
@@ -637,13 +638,13 @@ class _Reader:
             return RecordedOutcome("out", line, column, (rest,))
         elif keyword == "miss" and not rest:
             return RecordedOutcome("miss", line, column)
-        elif keyword == "hunger" and _is_number(rest):
+        elif keyword == "hunger" and is_number(rest):
             return RecordedOutcome("hunger", line, column, number=int(rest))
         elif keyword == "discard" and rest:
             cards = []
             for item in rest.split(","):
                 name, _, value = item.strip().rpartition(" ")
-                if not name.strip() or not _is_number(value):
+                if not name.strip() or not is_number(value):
                     break
                 cards.append((name.strip(), value))
             else:

@@ -18,7 +18,7 @@ from getbit_events.errors import StoreError
 from getbit_events.events import Event, GameEnded, GameStarted
 from getbit_events.reducer import fold
 from getbit_events.serialize import event_from_payload
-from getbit_events.sqlite_store.rows import seq_gaps
+from getbit_events.sqlite_store.rows import seq_gaps, why
 from getbit_events.sqlite_store.schema import (
     CHAIN_COLUMNS,
     GAME_COLUMNS,
@@ -241,7 +241,7 @@ class _Checker:
             status = readmodel.game_status(violations == 0, state.finished)
             rows = readmodel.row_tuples(game_id, events, status, dict(setup.tags))
         except Exception as exc:  # events that read but do not make a game
-            return [f"its events do not fold: {_why(exc)}"]
+            return [f"its events do not fold: {why(exc)}"]
         ended = next((e for e in reversed(events) if isinstance(e, GameEnded)), None)
         expected.update(
             status=status,
@@ -397,7 +397,7 @@ def _decode(stored: list[tuple[Any, ...]]) -> tuple[list[Event], list[str]]:
         try:
             events.append(event_from_payload(tag, version, round_, data))
         except Exception as exc:
-            unread.append(f"event {seq} ({_short(tag)}) is not an event: {_why(exc)}")
+            unread.append(f"event {seq} ({_short(tag)}) is not an event: {why(exc)}")
     if len(unread) > _SAID:
         more = len(unread) - _SAID
         unread[_SAID:] = [f"and {more} more event{'s' * (more != 1)} that cannot be read"]
@@ -414,7 +414,3 @@ def _json(text: Any, kind: type) -> Any:
 
 def _short(value: Any) -> str:
     return str(value)[:40]
-
-
-def _why(exc: BaseException) -> str:
-    return " ".join(str(exc).split())[:200] or type(exc).__name__

@@ -9,7 +9,6 @@ processes revising one game cannot both succeed.
 
 from __future__ import annotations
 
-import datetime
 import json
 import sqlite3
 from collections.abc import Mapping
@@ -19,7 +18,14 @@ from getbit_events import readmodel
 from getbit_events.errors import InputError
 from getbit_events.sqlite_store.schema import DROPPED, live
 from getbit_events.sqlite_store.totals import add_tally, left_out_counts, tally_rows
-from getbit_events.stored import GENESIS, HistoryEntry, chain_head, chain_value, read_head
+from getbit_events.stored import (
+    GENESIS,
+    HistoryEntry,
+    chain_head,
+    chain_value,
+    read_head,
+    utc_now,
+)
 
 __all__ = [
     "IDENTIFYING",
@@ -60,9 +66,6 @@ def entries(conn: sqlite3.Connection, game_id: str) -> list[HistoryEntry]:
     )
     return [HistoryEntry(*row) for row in rows]
 
-
-def _now() -> str:
-    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
 
 
 def _superseded_by(conn: sqlite3.Connection, game_id: str) -> HistoryEntry | None:
@@ -164,7 +167,7 @@ def append_retraction(
 def _append(
     conn: sqlite3.Connection, kind: str, game: str, target: str | None, reason: str | None
 ) -> HistoryEntry:
-    at = _now()
+    at = utc_now()
     found = conn.execute("SELECT value FROM meta WHERE key = 'history'").fetchone()
     head = read_head(found[0] if found else None)
     if head is None:  # none yet (or a damaged meta: getbit check says so)

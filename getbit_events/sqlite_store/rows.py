@@ -29,6 +29,7 @@ __all__ = [
     "seq_gaps",
     "stored_event",
     "stored_game",
+    "why",
 ]
 
 # The C scanner behind json.loads, called straight: the store reads back only the
@@ -77,11 +78,15 @@ def stored_event(game_id: str, row: tuple[Any, ...]) -> Event:
             raise ValueError("the payload is not a JSON object")
         return trusted_event(tag, version, round_, data)
     except Exception as exc:
-        why = " ".join(str(exc).split())[:200] or type(exc).__name__
         raise StoreError(
-            f"game {game_id} is damaged: event {seq} ({str(tag)[:40]}) cannot be read: {why}; "
+            f"game {game_id} is damaged: event {seq} ({str(tag)[:40]}) cannot be read: {why(exc)}; "
             "run getbit check"
         ) from None
+
+
+def why(exc: BaseException) -> str:
+    """What went wrong, on one line and cut short, for a message naming a damaged game."""
+    return " ".join(str(exc).split())[:200] or type(exc).__name__
 
 
 def stored_game(row: dict[str, Any]) -> StoredGame:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import datetime
 import json
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
@@ -52,6 +51,7 @@ from getbit_events.stored import (
     kept_violations,
     read_head,
     status_of,
+    utc_now,
 )
 from getbit_events.stored import digest as _digest
 from getbit_events.validate import GameReport
@@ -252,7 +252,7 @@ class GameStore:
         else:
             tags = {t.name: t.value for t in report.record.tags}
         rounds = events[-1].round if events else 0  # events come in round order
-        imported_at = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+        imported_at = utc_now()
         game = (
             digest,
             report.source,
