@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import ast
+import re
 import tomllib
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-# Who may import whom (besides itself).
+# Who may import whom (besides itself): the picture in docs/architecture.md, arrow by arrow.
 ALLOWED = {
     "getbit_events": set(),
     "importers": {"getbit_events"},
@@ -85,6 +86,17 @@ def test_every_package_is_in_the_table() -> None:
     assert shipped == set(PACKAGES)
     assert folders == set(PACKAGES)
     assert config["project"]["scripts"]["getbit"] == "cli:main"
+
+
+def test_the_picture_is_the_table() -> None:
+    """docs/architecture.md lists, for each package, what it may import: the same
+    as ``ALLOWED``."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    listed = {
+        m.group(1): set(re.findall(r"`(\w+)`", m.group(2)))
+        for m in re.finditer(r"^- `(\w+)/` \(imports ([^)]*)\)", text, re.MULTILINE)
+    }
+    assert listed == ALLOWED
 
 
 def test_the_checker_sees_imports(tmp_path: Path) -> None:
