@@ -29,7 +29,7 @@ COMPILED = [
     "getbit_events/rules.py",
     "getbit_events/record.py",
     "getbit_events/findings.py",
-    "getbit_events/setup.py",
+    "getbit_events/tags.py",
     "getbit_events/outcomes.py",
     "getbit_events/validate.py",
     "getbit_events/reducer.py",

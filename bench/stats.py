@@ -44,12 +44,12 @@ sys.path.insert(0, str(ROOT))
 
 from typer.testing import CliRunner  # noqa: E402
 
-from getbit_events.cli import app  # noqa: E402
+from cli import app  # noqa: E402
 from getbit_events.events import Event, SourcePos  # noqa: E402
 from getbit_events.record import RecordedGame  # noqa: E402
 from getbit_events.simulate import SETUPS, simulate_game  # noqa: E402
-from getbit_events.sqlite_store import GameStore  # noqa: E402
 from getbit_events.validate import GameReport  # noqa: E402
+from store import GameStore  # noqa: E402
 
 BARE = (
     "SELECT json_extract(payload, '$.who') AS who, COUNT(*) FROM events "
@@ -139,7 +139,7 @@ def main() -> None:
     profile = _best(args.repeat, _command("stats", "--db", str(db), "--player", "Ann"))
     # this tree's getbit (not whichever one is installed), as ``getbit stats`` would run
     env = dict(os.environ, GETBIT_DB=str(db), PYTHONPATH=str(ROOT))
-    getbit = [sys.executable, "-c", "from getbit_events.cli import main; main()"]
+    getbit = [sys.executable, "-c", "from cli import main; main()"]
     process = _best(
         1,
         lambda: subprocess.run([*getbit, "stats"], env=env, check=True,

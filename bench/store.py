@@ -46,15 +46,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from getbit_events import readmodel  # noqa: E402
-from getbit_events.cli_store import BATCH_GAMES  # noqa: E402
 from getbit_events.events import CardsRevealed, Event, GameStarted, SharkCardPlayed  # noqa: E402
 from getbit_events.reducer import fold  # noqa: E402
 from getbit_events.simulate import SETUPS, simulate_game  # noqa: E402
-from getbit_events.sqlite_store import GameStore  # noqa: E402
 from getbit_events.validate import GameReport, validate_game  # noqa: E402
 from importers.gbn import read_gbn, write_gbn  # noqa: E402
 from importers.jsonl import write_jsonl  # noqa: E402
+from store import GameStore, readmodel  # noqa: E402
+from store.importing import BATCH_GAMES  # noqa: E402
 
 TABLES = ("games", "events", readmodel.TABLE)
 
@@ -181,8 +180,8 @@ def bench_read(path: Path, repeat: int) -> tuple[float, float, float]:
 _MEASURE = """
 import resource, sys
 from pathlib import Path
-from getbit_events.cli_store import import_paths
-from getbit_events.sqlite_store import GameStore
+from store.importing import import_paths
+from store import GameStore
 with GameStore(Path(sys.argv[2])) as store:
     summary = import_paths(store, [Path(sys.argv[1])])
 try:

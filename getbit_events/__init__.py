@@ -1,8 +1,8 @@
 """getbit-events: record, check, replay and study games of the card game Get Bit!
 
 The core: events, state, rules, the reducer (fold), the validator and the
-simulator. ``importers``, ``replay`` and ``reports`` build on it; it imports
-none of them (the ``getbit`` command in ``getbit_events.cli`` wires them).
+simulator. ``importers``, ``store``, ``replay`` and ``reports`` build on it; it
+imports none of them (the ``getbit`` command in ``cli`` puts them together).
 """
 
 from getbit_events.errors import GetbitError, InputError, StoreError

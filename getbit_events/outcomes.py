@@ -6,7 +6,7 @@ from getbit_events import rules
 from getbit_events.board import Board
 from getbit_events.record import RecordedOutcome, RecordedRound
 from getbit_events.rules import Settlement
-from getbit_events.setup import SetupReader
+from getbit_events.tags import SetupReader
 
 __all__ = ["OutcomeChecks", "limb_word"]
 

@@ -1,8 +1,9 @@
-"""Readers (and writers) of the record formats: GBN, JSON Lines events, CSV rounds."""
+"""Readers (and writers) of the record formats: GBN, JSON Lines events, CSV rounds,
+the JSON Lines wire format of events (``wire``), and where a path's record files are."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import attrs
@@ -11,7 +12,7 @@ from getbit_events.errors import InputError
 from getbit_events.limits import MAX_LINE
 from getbit_events.record import RecordedGame
 
-__all__ = ["FORMATS", "SUFFIXES", "detect", "iter_file", "read_file"]
+__all__ = ["FORMATS", "SUFFIXES", "detect", "find_files", "iter_file", "read_file"]
 
 #: format name -> the file endings ``--format auto`` takes for it
 FORMATS: dict[str, tuple[str, ...]] = {
@@ -20,6 +21,26 @@ FORMATS: dict[str, tuple[str, ...]] = {
     "csv": (".csv",),
 }
 SUFFIXES: tuple[str, ...] = tuple(s for suffixes in FORMATS.values() for s in suffixes)
+
+
+def find_files(
+    paths: Iterable[Path], suffixes: tuple[str, ...] = SUFFIXES, missing_ok: bool = False
+) -> Iterator[Path]:
+    """The record files ``paths`` name, in order: a folder gives its files (at any
+    depth, sorted) whose ending is one of ``suffixes``; any other path is given as is.
+
+    A path that does not exist is an InputError when it is reached; with
+    ``missing_ok`` it is given too, for the caller to say so and go on to the next.
+    """
+    for path in paths:
+        if path.is_dir():
+            yield from sorted(
+                p for p in path.rglob("*") if p.suffix.lower() in suffixes and p.is_file()
+            )
+        elif missing_ok or path.exists():
+            yield path
+        else:
+            raise InputError(f"{path}: no such file or folder")
 
 
 def detect(path: Path) -> str:

@@ -51,8 +51,8 @@ from getbit_events.record import (
     RecordedTag,
     Violation,
 )
-from getbit_events.serialize import event_from_wire, event_to_wire
 from importers.reading import raw_lines
+from importers.wire import event_from_wire, event_to_wire
 
 __all__ = [
     "MAX_DEPTH",

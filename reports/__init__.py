@@ -1,7 +1,7 @@
 """Statistics over recorded games: per player, per starting place, head to head,
 streaks and ratings, from the store's read model or straight from record files.
 
-Everything is computed from ``getbit_events.readmodel`` rows (``stats``); the
+Everything is computed from ``store.readmodel`` rows (``stats``); the
 same numbers come from a fold over the events (``fold``), and from a store's
 totals read model (``totals``: what ``getbit stats`` reads when it can). ``render`` and
 ``html`` turn a report into tables, JSON, CSV and a self-contained page;

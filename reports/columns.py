@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from operator import itemgetter
 from typing import Any
 
-from getbit_events.readmodel import SHARK_COUNTS, SWIMMER_COUNTS
+from store.readmodel import SHARK_COUNTS, SWIMMER_COUNTS
 
 __all__ = ["ROW", "SHARK_SUMS", "SWIMMER_SUMS", "as_tuples"]
 

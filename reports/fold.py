@@ -1,6 +1,6 @@
 """The same statistics by a fold over the events, with no read model in between.
 
-``getbit_events.readmodel`` scans a game's events once, as they are stored;
+``store.readmodel`` scans a game's events once, as they are stored;
 this module replays them through the core's reducer and reads every count off
 the game states (lines, limbs, discards, hunger, ranking) or the step that
 changed them. The two are written independently, so a test that finds both
@@ -16,11 +16,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from getbit_events.events import CardsRevealed, CardsTakenBack, Event, GameStarted
-from getbit_events.readmodel import COLUMNS, iso_date
 from getbit_events.reducer import replay
 from getbit_events.state import GameState
 from reports.selection import Aliases, Filters
 from reports.stats import StatsReport, build_report
+from store.readmodel import COLUMNS, iso_date
 
 __all__ = ["GameEvents", "fold_report", "fold_rows"]
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-from getbit_events.readmodel import VALUES
 from reports.game import GameSummary
 from reports.render import coverage_line
 from reports.stats import StatsReport
+from store.readmodel import VALUES
 
 __all__ = ["html_report"]
 

@@ -12,9 +12,9 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from getbit_events.readmodel import VALUES
 from reports.selection import HISTORY_REASONS
 from reports.stats import PlayerStats, StatsReport
+from store.readmodel import VALUES
 
 __all__ = [
     "CSV_FIELDS",

@@ -8,8 +8,8 @@ from collections.abc import Iterable, Sequence
 import attrs
 
 from getbit_events.errors import InputError
-from getbit_events.readmodel import iso_date
 from reports.columns import DATE, GAME_ID, PLAYER_KEY, ROLE, STATUS, SWIMMERS, TAGS, VARIANT, Row
+from store.readmodel import iso_date
 
 __all__ = [
     "EXCLUSION_REASONS",

@@ -6,9 +6,9 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, cast
 
 from getbit_events.events import Event, GameStarted
-from getbit_events.readmodel import game_status, rows
 from getbit_events.validate import GameReport
 from reports.columns import ROW, Row, as_tuples
+from store.readmodel import game_status, rows
 
 __all__ = [
     "EventSource",
@@ -21,7 +21,7 @@ __all__ = [
 
 
 class RowSource(Protocol):
-    """What the reports need of a store: its read-model rows (``getbit_events.readmodel``)."""
+    """What the reports need of a store: its read-model rows (``store.readmodel``)."""
 
     def swimmer_rows(self, **filters: Any) -> Iterable[Mapping[str, Any]]: ...
 

@@ -1,5 +1,5 @@
 """Statistics over the selected games: per player, by starting place, head to head,
-streaks and ratings, all from read-model rows (``getbit_events.readmodel``).
+streaks and ratings, all from read-model rows (``store.readmodel``).
 
 A *player* is a name matched ignoring case (after ``--alias``): the swimmer in
 standard, three-player and shark games, the ``Teams`` name in two-player games
@@ -17,7 +17,6 @@ from typing import Any
 
 import attrs
 
-from getbit_events.readmodel import VALUES
 from reports.columns import (
     DATE,
     GAME_ID,
@@ -40,6 +39,7 @@ from reports.columns import (
 )
 from reports.rating import Rating, RatingPoint, rate_games
 from reports.selection import Aliases, Filters, Selection, select
+from store.readmodel import VALUES
 
 __all__ = [
     "HeadToHead",

@@ -2,7 +2,7 @@
 
 A store keeps, as games arrive, each player's counts, the spellings of its name,
 every pair's results, the games per status and variant, and the standings
-(ratings and streaks in date order): ``getbit_events.readmodel.Tally`` and
+(ratings and streaks in date order): ``store.readmodel.Tally`` and
 ``Standings``. A report over all valid games, or over one player's, is then a
 matter of reading those few hundred rows, not every row of every game.
 :func:`store_report` takes that way when the options allow it and reads the
@@ -15,7 +15,6 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
-from getbit_events.readmodel import SUMS, Totals
 from reports.columns import SHARK_SUMS, SWIMMER_SUMS
 from reports.rating import Rating
 from reports.selection import EXCLUSION_REASONS, Aliases, Filters
@@ -28,6 +27,7 @@ from reports.stats import (
     place_stats,
     report_from_tuples,
 )
+from store.readmodel import SUMS, Totals
 
 __all__ = ["LeftOutSource", "TotalsSource", "quick", "report_from_totals", "store_report"]
 

@@ -30,13 +30,13 @@ from pathlib import Path
 import attrs
 from typer.testing import CliRunner
 
-from getbit_events import readmodel
-from getbit_events.cli import app
+from cli import app
 from getbit_events.events import CardsRevealed, Event, GameEnded, GameStarted, SharkCardPlayed
 from getbit_events.limits import MAX_LINE
 from getbit_events.simulate import NAMES, SETUPS, simulate_game
 from importers.gbn import write_gbn
 from importers.jsonl import write_jsonl
+from store import readmodel
 
 __all__ = [
     "FORMATS",

@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from getbit_events.cli import app
-from getbit_events.sqlite_store import GameStore
+from cli import app
 from getbit_events.validate import validate_game
 from importers.gbn import read_gbn_file
 from reports.render import safe_cell
+from store import GameStore
 
 ROOT = Path(__file__).resolve().parent.parent
 STATS = ROOT / "fixtures" / "stats"

@@ -13,12 +13,12 @@ import attrs
 import pytest
 from typer.testing import CliRunner
 
-from getbit_events.cli import app
+from cli import app
 from getbit_events.simulate import simulate_games
-from getbit_events.sqlite_store import GameStore, check_store
 from getbit_events.validate import validate_game
 from importers.gbn import read_gbn, write_gbn
 from importers.jsonl import write_jsonl
+from store import GameStore, check_store
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures" / "games"
@@ -289,7 +289,7 @@ def test_two_imports_at_once_lose_and_duplicate_nothing(tmp_path: Path) -> None:
     b = _sim(tmp_path / "b.gbn", 30, "standard", 2)
     both = tmp_path / "both.gbn"
     both.write_text(a.read_text() + "\n" + b.read_text(), encoding="utf-8")
-    getbit = [sys.executable, "-c", "from getbit_events.cli import main; main()"]
+    getbit = [sys.executable, "-c", "from cli import main; main()"]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "GETBIT_DB": str(db)}
     procs = [
         subprocess.Popen([*getbit, "import", str(p)], env=env, stdout=subprocess.PIPE, text=True)
@@ -322,7 +322,7 @@ def test_a_missing_path_stops_the_import_before_anything_is_stored(
 def test_json_stays_json_on_a_terminal_that_is_not_utf8(tmp_path: Path, command: list[str]) -> None:
     record = tmp_path / "z.gbn"
     record.write_text('[Line "Zoë, Ann, Bob, Cid"]\n1. Zoë 1, Ann 2, Bob 3, Cid 4\n', "utf-8")
-    getbit = [sys.executable, "-c", "from getbit_events.cli import main; main()"]
+    getbit = [sys.executable, "-c", "from cli import main; main()"]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "GETBIT_DB": str(tmp_path / "g.db")}
     subprocess.run([*getbit, "import", str(record)], env=env, check=True, capture_output=True)
     if command[0] == "show":

@@ -55,7 +55,7 @@ def getbit(
         else [
             sys.executable,
             "-c",
-            "from getbit_events.cli import main; main()",
+            "from cli import main; main()",
         ]
     )
     return subprocess.run(
@@ -491,7 +491,7 @@ def test_a_crash_in_any_command_is_exit_code_3_and_one_line(tmp_path: Path) -> N
     """A crash exited 1, like "a game breaks the rules", with a traceback: scripts
     could not tell them apart. It is exit code 3 and one line saying it is a bug."""
     boom = (
-        "import sys, getbit_events.cli as cli\n"
+        "import sys, cli\n"
         "def crash(*args, **kwargs):\n"
         "    raise RuntimeError('no such\\nthing')\n"
         "cli.simulate_games = crash\n"
@@ -520,7 +520,7 @@ def test_a_crash_in_any_command_is_exit_code_3_and_one_line(tmp_path: Path) -> N
 def _validate_in_process(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str
 ) -> tuple[int, str, str]:
-    from getbit_events import cli
+    import cli
 
     monkeypatch.setattr(sys, "argv", ["getbit", "validate", *args])
     with pytest.raises(SystemExit) as done:
@@ -536,7 +536,7 @@ def test_a_crash_checking_one_game_loses_no_other_game(
 ) -> None:
     """A bug met while checking one game is reported as that game's (file:line), the
     other games are checked and shown, and the run exits 3."""
-    from getbit_events import cli
+    import cli
     from getbit_events.validate import validate_game
 
     (tmp_path / "three.gbn").write_text(R8_GAME * 3, encoding="utf-8")

@@ -14,11 +14,11 @@ import pytest
 
 from getbit_events.events import CardsRevealed, Event, GameStarted
 from getbit_events.limits import MAX_LINE, MAX_ROUNDS, MAX_TEXT, MAX_VIOLATIONS
-from getbit_events.serialize import event_to_wire
 from getbit_events.validate import GameReport, validate_game
 from importers import iter_file
 from importers.gbn import read_gbn, write_gbn
 from importers.jsonl import read_jsonl, write_jsonl
+from importers.wire import event_to_wire
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 

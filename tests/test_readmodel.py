@@ -23,12 +23,12 @@ from getbit_events.events import (
     SwimmerDevoured,
     SwimmerMoved,
 )
-from getbit_events.readmodel import COLUMNS, KEY, STATUSES, game_status, iso_date, rows
 from getbit_events.simulate import simulate_game, simulate_games
-from getbit_events.sqlite_store import GameStore
 from getbit_events.validate import validate_game
 from importers.gbn import read_gbn, read_gbn_file, write_gbn
 from reports.fold import fold_rows
+from store import GameStore
+from store.readmodel import COLUMNS, KEY, STATUSES, game_status, iso_date, rows
 
 GETBIT = str(Path(sys.executable).with_name("getbit"))
 STATS = Path(__file__).resolve().parent.parent / "fixtures" / "stats"

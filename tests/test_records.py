@@ -32,12 +32,12 @@ from getbit_events.events import (
 )
 from getbit_events.reducer import fold, replay
 from getbit_events.simulate import simulate_game
-from getbit_events.sqlite_store import GameStore
-from getbit_events.stored import game_hash
 from getbit_events.validate import GameReport, validate_game
 from importers import iter_file
 from importers.gbn import read_gbn, read_gbn_file, write_gbn
 from importers.jsonl import read_jsonl, write_jsonl
+from store import GameStore
+from store.stored import game_hash
 
 SLOW = settings(
     max_examples=int(os.environ.get("GETBIT_RECORDS_EXAMPLES", "25")),

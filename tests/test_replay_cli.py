@@ -8,7 +8,7 @@ import pytest
 from regen_golden import ROOT
 from typer.testing import CliRunner
 
-from getbit_events.cli import app
+from cli import app
 
 FRIDAY = str(ROOT / "fixtures/games/friday-club.gbn")
 INVALID = str(ROOT / "fixtures/golden/replay/inputs/invalid.gbn")
@@ -111,7 +111,7 @@ def test_step_without_a_terminal_prints_the_game() -> None:
 
 
 def test_a_stored_game(tmp_path: Path) -> None:
-    store = pytest.importorskip("getbit_events.sqlite_store", reason="the game store is not built")
+    store = pytest.importorskip("store", reason="the game store is not built")
     from getbit_events.validate import validate_game
     from importers import read_file
 

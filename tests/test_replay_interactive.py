@@ -84,7 +84,7 @@ def _getbit() -> list[str]:
     script = Path(sys.executable).parent / "getbit"
     if script.exists():
         return [str(script)]
-    return [sys.executable, "-c", "from getbit_events.cli import main; main()"]
+    return [sys.executable, "-c", "from cli import main; main()"]
 
 
 def test_step_prints_the_whole_game_when_output_is_not_a_terminal() -> None:

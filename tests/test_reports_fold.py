@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 
 from getbit_events.events import Event, GameStarted
-from getbit_events.readmodel import game_status
 from getbit_events.simulate import simulate_game
-from getbit_events.sqlite_store import GameStore
 from getbit_events.validate import GameReport, validate_game
 from importers.gbn import read_gbn, write_gbn
 from reports.fold import GameEvents, fold_report
 from reports.selection import Aliases, Filters
 from reports.stats import build_report
+from store import GameStore
+from store.readmodel import game_status
 
 VARIANTS = [
     ("standard", 4), ("standard", 5), ("standard", 6), ("three-player", 4),

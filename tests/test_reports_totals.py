@@ -16,13 +16,13 @@ import pytest
 from test_reports_fold import _games
 
 from getbit_events.events import Event
-from getbit_events.sqlite_store import GameStore
 from getbit_events.validate import validate_game
 from importers.gbn import read_gbn, write_gbn
 from reports.selection import Aliases, Filters
 from reports.sources import row_tuples
 from reports.stats import report_from_tuples
 from reports.totals import quick, store_report
+from store import GameStore
 
 
 def _store(path: Path, games: list[list[Event]]) -> Path:

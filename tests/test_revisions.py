@@ -16,15 +16,15 @@ import pytest
 from test_reports_fold import _games
 from typer.testing import CliRunner
 
-from getbit_events.cli import app
+from cli import app
 from getbit_events.errors import InputError, StoreError
 from getbit_events.simulate import simulate_games
-from getbit_events.sqlite_store import GameStore, check_store
 from getbit_events.validate import validate_game
 from importers.gbn import read_gbn, write_gbn
 from reports.sources import row_tuples
 from reports.stats import report_from_tuples
 from reports.totals import store_report
+from store import GameStore, check_store
 
 ROOT = Path(__file__).resolve().parent.parent
 BAD_SETUP = ROOT / "fixtures" / "invalid" / "bad-setup.gbn"
@@ -298,7 +298,7 @@ def test_of_two_revisions_of_one_game_at_once_one_wins(
     files = [_file(tmp_path, f"fix{i}.gbn", _record(annotator=name))
              for i, name in enumerate(("Bob", "Rob"))]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "GETBIT_DB": str(db)}
-    getbit = [sys.executable, "-c", "from getbit_events.cli import main; main()"]
+    getbit = [sys.executable, "-c", "from cli import main; main()"]
     procs = [
         subprocess.Popen(
             [*getbit, "import", str(f), "--replaces", old],
@@ -450,7 +450,7 @@ def test_stats_over_the_store_counts_a_broken_setup_as_stats_file_does(
 def test_a_store_from_before_the_history_is_checked_and_then_migrated(tmp_path: Path) -> None:
     import sqlite_utils
 
-    from getbit_events.sqlite_store import MIGRATIONS
+    from store import MIGRATIONS
 
     old = tmp_path / "old.db"
     db = sqlite_utils.Database(old)

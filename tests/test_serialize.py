@@ -15,7 +15,8 @@ from strategies import simulated_games
 
 from getbit_events.errors import InputError
 from getbit_events.events import EVENT_TYPES, CardsRevealed, SourcePos, SwimmerBitten
-from getbit_events.serialize import (
+from getbit_events.simulate import simulate_game
+from importers.wire import (
     event_from_payload,
     event_from_wire,
     event_to_wire,
@@ -23,7 +24,6 @@ from getbit_events.serialize import (
     payload,
     schema_text,
 )
-from getbit_events.simulate import simulate_game
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -106,7 +106,7 @@ def test_a_flag_is_not_a_number() -> None:
 def test_the_committed_schema_is_generated_from_the_classes() -> None:
     committed = (DOCS / "events.schema.json").read_text(encoding="utf-8")
     assert committed == schema_text(), (
-        "regenerate: python -m getbit_events.serialize > docs/events.schema.json"
+        "regenerate: python -m importers.wire > docs/events.schema.json"
     )
 
 
@@ -208,7 +208,7 @@ def test_the_docs_example_is_a_valid_log() -> None:
 
 
 def test_payload_json_is_compact_json_of_the_payload() -> None:
-    from getbit_events.serialize import payload_json
+    from importers.wire import payload_json
 
     event = CardsRevealed(3, (('Zoë "x" \\ <script>', 4), ("=cmd()", None)))
     text = payload_json(event)
@@ -224,7 +224,7 @@ _HOSTILE = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_
 def test_every_payload_is_the_converters_compact_json(game: list[Any], name: str) -> None:
     # the store writes the commonest events straight from their fields; the text
     # must be exactly the converter's, or a game's hash would change
-    from getbit_events.serialize import payload_json
+    from importers.wire import payload_json
 
     renamed = [
         attrs.evolve(e, who=name) if "who" in attrs.fields_dict(type(e)) else e for e in game
@@ -235,7 +235,7 @@ def test_every_payload_is_the_converters_compact_json(game: list[Any], name: str
 
 
 def test_each_event_class_has_its_payload_written_as_the_converter_writes_it() -> None:
-    from getbit_events.serialize import payload_json
+    from importers.wire import payload_json
 
     name = 'Zoë "x" \\ <script>\n\u2028'
     examples = [

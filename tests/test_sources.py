@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from getbit_events.cli import app
-from getbit_events.sqlite_store import GameStore, check_store
+from cli import app
+from store import GameStore, check_store
 
 # two games, with a comment, CRLF line ends and a non-ASCII name, as a table writes them
 TWO = (

@@ -13,12 +13,11 @@ from pathlib import Path
 import attrs
 import pytest
 
-from getbit_events import readmodel
 from getbit_events.errors import InputError, StoreError
 from getbit_events.simulate import simulate_games
-from getbit_events.sqlite_store import MIGRATIONS, GameStore, check_store, game_hash
 from getbit_events.validate import GameReport, validate_game
 from importers.gbn import read_gbn, write_gbn
+from store import MIGRATIONS, GameStore, check_store, game_hash, readmodel
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -264,7 +263,7 @@ def test_a_store_from_a_newer_getbit_is_refused(tmp_path: Path) -> None:
 
 _SLOW_IMPORT = """
 import sys, time
-from getbit_events.sqlite_store import GameStore
+from store import GameStore
 from getbit_events.validate import validate_game
 from importers.gbn import read_gbn
 reports = [validate_game(g) for g in read_gbn(open(sys.argv[2]).read(), "big.gbn")]
@@ -310,7 +309,7 @@ def test_a_kill_mid_import_leaves_no_half_game(tmp_path: Path) -> None:
 def test_two_games_whose_hashes_start_alike_get_distinct_ids(
     store: GameStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from getbit_events.sqlite_store import store as module
+    from store import store as module
 
     real = module._digest
     monkeypatch.setattr(module, "_digest", lambda r, p: "abcdef" * 2 + real(r, p)[12:])
@@ -383,11 +382,11 @@ def test_batched_and_game_by_game_imports_store_the_same(tmp_path: Path) -> None
 _BATCHED_IMPORT = """
 import sys
 from pathlib import Path
-from getbit_events import cli_store
-from getbit_events.sqlite_store import GameStore
-cli_store.BATCH_GAMES = 7
+from store import importing
+from store import GameStore
+importing.BATCH_GAMES = 7
 with GameStore(sys.argv[1]) as store:
-    cli_store.import_paths(store, [Path(sys.argv[2])],
+    importing.import_paths(store, [Path(sys.argv[2])],
                            on_report=lambda r, res: print("stored", flush=True))
 """
 

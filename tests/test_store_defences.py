@@ -15,14 +15,13 @@ import pytest
 import sqlite_utils
 from typer.testing import CliRunner
 
-from getbit_events import readmodel
-from getbit_events.cli import app
-from getbit_events.cli_store import import_paths
+from cli import app
 from getbit_events.errors import StoreError
 from getbit_events.simulate import simulate_games
-from getbit_events.sqlite_store import MIGRATIONS, GameStore, check_store, game_hash
 from getbit_events.validate import GameReport, validate_game
 from importers.gbn import read_gbn, write_gbn
+from store import MIGRATIONS, GameStore, check_store, game_hash, readmodel
+from store.importing import import_paths
 
 INVALID = """[Line "Ann, Bob, Cid, Dee"]
 1. Ann 1, Bob 2, Cid 3, Dee 4

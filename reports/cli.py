@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -20,7 +20,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from getbit_events.cli_output import SafeConsole, utf8, write_json
+from console import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, SafeConsole, utf8, write_json
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.events import Event
 from getbit_events.rules import VARIANTS
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
 
 __all__ = ["register"]
 
-EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 DB_SUFFIXES = (".db", ".sqlite", ".sqlite3")
 _DB_HELP = "the store file (default: $GETBIT_DB, else ./getbit.db)"
 
@@ -49,27 +48,13 @@ def _consoles() -> tuple[Console, Console]:
     )
 
 
-
-
 def _store_path(db: Path | None) -> Path:
-    from getbit_events.sqlite_store import default_path
+    from store import default_path
 
     path = db if db is not None else default_path()
     if not path.is_file():
         raise InputError(f"no game store at {path}: import games first, or give FILES or --db")
     return path
-
-
-def _files(paths: Sequence[Path]) -> Iterator[Path]:
-    from importers import SUFFIXES
-
-    for path in paths:
-        if path.is_dir():
-            yield from sorted(p for p in path.rglob("*") if p.suffix.lower() in SUFFIXES)
-        elif path.is_file():
-            yield path
-        else:
-            raise InputError(f"{path}: no such file or folder")
 
 
 class _Loaded:
@@ -85,13 +70,13 @@ class _Loaded:
 
 
 def _from_files(paths: Sequence[Path]) -> _Loaded:
-    from importers import read_file
+    from importers import find_files, read_file
     from reports.columns import as_tuples
     from reports.sources import game_id_of, rows_from_reports
 
     loaded = _Loaded()
     reports: list[GameReport] = []
-    for path in _files(paths):
+    for path in find_files(paths):
         try:
             games = read_file(path)
         except InputError as exc:  # one unreadable file does not stop the others
@@ -106,8 +91,8 @@ def _from_files(paths: Sequence[Path]) -> _Loaded:
 def _store_report(
     db: Path | None, filters: Filters, aliases: Aliases, history: bool
 ) -> tuple[_Loaded, StatsReport]:
-    from getbit_events.sqlite_store import GameStore
     from reports.totals import store_report
+    from store import GameStore
 
     loaded = _Loaded()
     loaded.db = _store_path(db)
@@ -133,7 +118,7 @@ def _game_events(loaded: _Loaded, game: str) -> tuple[str, Sequence[Event]]:
         if len(matches) != 1:
             raise InputError(f"--game {game}: no single game of the files is called that")
         return matches[0], loaded.events[matches[0]]
-    from getbit_events.sqlite_store import GameStore
+    from store import GameStore
 
     with GameStore(loaded.db, create=False) as store:
         found = store.game(game)
@@ -253,7 +238,7 @@ def report_command(
         if path.is_file() and path.suffix.lower() not in DB_SUFFIXES:
             game_id, events, violations = _file_game(path, number)
         else:
-            from getbit_events.sqlite_store import GameStore
+            from store import GameStore
 
             with GameStore(_store_path(path if path.is_file() else db), create=False) as store:
                 if path.is_file():

@@ -8,8 +8,8 @@ import time
 from pathlib import Path
 
 from getbit_events.errors import StoreError
-from getbit_events.sqlite_store.schema import MIGRATIONS
-from getbit_events.stored import check_file
+from store.schema import MIGRATIONS
+from store.stored import check_file
 
 __all__ = ["connect", "use_wal"]
 

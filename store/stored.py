@@ -1,7 +1,7 @@
 """What the game store keeps and hands out, apart from SQL: stored games and
 violations as values, what adding and rebuilding did, a game's content hash,
 the chain that links the games, what is damaged, and the check that a file
-may be opened as a store. ``getbit_events.sqlite_store``
+may be opened as a store. ``store``
 is the store itself, and re-exports the public names.
 """
 
@@ -17,11 +17,11 @@ from typing import Any
 
 import attrs
 
-from getbit_events import readmodel
 from getbit_events.errors import StoreError
 from getbit_events.record import Violation
-from getbit_events.serialize import payload_json
 from getbit_events.validate import GameReport
+from importers.wire import payload_json
+from store import readmodel
 
 __all__ = [
     "DEFAULT_DB",

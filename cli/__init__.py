@@ -1,6 +1,8 @@
-"""The ``getbit`` command: thin shells that parse options, call one library
-function and render its result. This is the one module that wires the core to
-``importers``, ``replay`` and ``reports``.
+"""The ``getbit`` command, put together: the typer app, the core's own commands
+(``validate`` and ``simulate``: the importers and the core), the commands of
+``store``, ``replay`` and ``reports`` (each defined next to its library, in its
+``cli`` module), and ``main`` with its error -> exit code mapping. Nothing
+imports this package.
 
 Exit codes: 0 all good, 1 a game breaks the rules, 2 an input cannot be read
 or the command is misused, 3 an internal error (a bug in getbit, never the
@@ -19,16 +21,27 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from getbit_events.cli_output import SafeConsole, bug_line, utf8, write_json
+from console import (
+    EXIT_BUG,
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_UNREADABLE,
+    SafeConsole,
+    bug_line,
+    utf8,
+    write_json,
+)
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.events import Event
 from getbit_events.record import RecordedGame
 from getbit_events.simulate import BOTS, simulate_games
 from getbit_events.validate import GameReport, validate_game
+from importers import find_files
+from replay import cli as replay_cli
+from reports import cli as reports_cli
+from store import cli as store_cli
 
 __all__ = ["app", "main"]
-
-EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE, EXIT_BUG = 0, 1, 2, 3
 
 app = typer.Typer(
     name="getbit",
@@ -39,17 +52,6 @@ app = typer.Typer(
 )
 out = SafeConsole(highlight=False, soft_wrap=True)
 err = SafeConsole(stderr=True, highlight=False, soft_wrap=True)
-
-def _files(paths: list[Path]) -> Iterator[Path]:
-    for path in paths:
-        if path.is_dir():
-            from importers import SUFFIXES
-
-            yield from sorted(
-                p for p in path.rglob("*") if p.suffix.lower() in SUFFIXES and p.is_file()
-            )
-        else:
-            yield path
 
 
 def _games(path: Path) -> Iterator[RecordedGame]:
@@ -89,7 +91,7 @@ def validate(
     """Check recorded games against the rules; report every violation."""
     code = EXIT_OK
     counts = {"games": 0, "valid": 0, "invalid": 0, "unfinished": 0, "unchecked": 0}
-    for path in _files(paths):
+    for path in find_files(paths, missing_ok=True):
         try:
             if not path.exists():  # said, and the other paths are still read
                 raise InputError(f"{path}: no such file or folder")
@@ -191,15 +193,9 @@ def _simulate_jsonl(played: Iterator[list[Event]], seed: int, output: Path | Non
             target.close()
 
 
-# Each group of commands lives in its own module and registers itself here.
-def _register_commands() -> None:
-    from getbit_events import cli_replay, cli_stats, cli_store
-
-    for module in (cli_store, cli_replay, cli_stats):
-        module.register(app)
-
-
-_register_commands()
+# Each group of commands lives next to its library and registers itself here.
+for _commands in (store_cli, replay_cli, reports_cli):
+    _commands.register(app)
 
 
 def _tolerant_streams() -> None:

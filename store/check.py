@@ -13,13 +13,13 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
-from getbit_events import readmodel
 from getbit_events.errors import StoreError
 from getbit_events.events import Event, GameEnded, GameStarted
 from getbit_events.reducer import fold
-from getbit_events.serialize import event_from_payload
-from getbit_events.sqlite_store.rows import seq_gaps, why
-from getbit_events.sqlite_store.schema import (
+from importers.wire import event_from_payload
+from store import readmodel
+from store.rows import seq_gaps, why
+from store.schema import (
     CHAIN_COLUMNS,
     GAME_COLUMNS,
     GUARDS,
@@ -28,8 +28,8 @@ from getbit_events.sqlite_store.schema import (
     SOURCES_GUARDS,
     live,
 )
-from getbit_events.sqlite_store.store import GameStore
-from getbit_events.stored import (
+from store.store import GameStore
+from store.stored import (
     GENESIS,
     CheckResult,
     Damage,

@@ -444,7 +444,7 @@ def json_schema() -> dict[str, Any]:
         "$id": "https://getbit-events.example/events.schema.json",
         "title": "A getbit-events JSON Lines event (one line)",
         "description": (
-            "Generated from getbit_events.events by `python -m getbit_events.serialize`; "
+            "Generated from getbit_events.events by `python -m importers.wire`; "
             "see docs/events.md. Older versions ('v') are read through upcasters."
         ),
         "oneOf": [{"$ref": f"#/$defs/{cls.__name__}"} for cls in EVENT_TYPES.values()],
@@ -458,6 +458,6 @@ def schema_text() -> str:
     return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
 
 
-# Regenerate the committed schema: python -m getbit_events.serialize > docs/events.schema.json
+# Regenerate the committed schema: python -m importers.wire > docs/events.schema.json
 if __name__ == "__main__":
     sys.stdout.write(schema_text())

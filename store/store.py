@@ -12,13 +12,13 @@ from typing import Any
 
 import sqlite_utils
 
-from getbit_events import readmodel
 from getbit_events.errors import InputError, StoreError
 from getbit_events.events import Event, GameStarted
-from getbit_events.serialize import payload_json
-from getbit_events.sqlite_store import revisions
-from getbit_events.sqlite_store.opening import connect, use_wal
-from getbit_events.sqlite_store.rows import (
+from getbit_events.validate import GameReport
+from importers.wire import payload_json
+from store import readmodel, revisions
+from store.opening import connect, use_wal
+from store.rows import (
     damage_of,
     read_events,
     read_streams,
@@ -26,7 +26,7 @@ from getbit_events.sqlite_store.rows import (
     reading_each,
     stored_game,
 )
-from getbit_events.sqlite_store.schema import (
+from store.schema import (
     CHAIN_COLUMNS,
     GAME_COLUMNS,
     MIGRATIONS,
@@ -36,8 +36,7 @@ from getbit_events.sqlite_store.schema import (
     read_model_signature,
     rewrite_guard,
 )
-from getbit_events.sqlite_store.totals import add_tally, read_totals
-from getbit_events.stored import (
+from store.stored import (
     GENESIS,
     AddResult,
     Damage,
@@ -53,8 +52,8 @@ from getbit_events.stored import (
     status_of,
     utc_now,
 )
-from getbit_events.stored import digest as _digest
-from getbit_events.validate import GameReport
+from store.stored import digest as _digest
+from store.totals import add_tally, read_totals
 
 __all__ = ["BatchLost", "GameStore"]  # the package re-exports it with the values it stores
 

@@ -15,9 +15,9 @@ from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from getbit_events.errors import StoreError
 from getbit_events.events import Event
-from getbit_events.serialize import trusted_event
-from getbit_events.sqlite_store.schema import GAME_COLUMNS
-from getbit_events.stored import Damage, StoredGame, rows_digest
+from importers.wire import trusted_event
+from store.schema import GAME_COLUMNS
+from store.stored import Damage, StoredGame, rows_digest
 
 __all__ = [
     "damage_of",

@@ -16,7 +16,7 @@ import attrs
 import typer
 from rich.markup import escape
 
-from getbit_events.cli_output import SafeConsole
+from console import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, SafeConsole
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.events import Event, SourcePos
 from getbit_events.record import RecordedGame, Violation
@@ -24,7 +24,6 @@ from getbit_events.validate import validate_game
 
 __all__ = ["register"]
 
-EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE = 0, 1, 2
 DB_SUFFIXES = (".db", ".sqlite", ".sqlite3")
 
 
@@ -61,7 +60,7 @@ def _from_store(db: Path, ref: str) -> _Found:
     """A stored game (``ref``: its id or the start of it) with the violations kept with it."""
     if not db.is_file():  # a look-up never creates a store
         raise InputError(f"{ref}: no such file, and no game store at {db} (see --db)")
-    from getbit_events.sqlite_store import GameStore
+    from store import GameStore
 
     with GameStore(db, create=False) as store:
         stored = store.game(ref)

@@ -14,11 +14,10 @@ import sqlite3
 from collections.abc import Mapping
 from operator import itemgetter
 
-from getbit_events import readmodel
 from getbit_events.errors import InputError
-from getbit_events.sqlite_store.schema import DROPPED, live
-from getbit_events.sqlite_store.totals import add_tally, left_out_counts, tally_rows
-from getbit_events.stored import (
+from store import readmodel
+from store.schema import DROPPED, live
+from store.stored import (
     GENESIS,
     HistoryEntry,
     chain_head,
@@ -26,6 +25,7 @@ from getbit_events.stored import (
     read_head,
     utc_now,
 )
+from store.totals import add_tally, left_out_counts, tally_rows
 
 __all__ = [
     "IDENTIFYING",

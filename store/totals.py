@@ -11,8 +11,8 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from operator import itemgetter
 
-from getbit_events import readmodel
-from getbit_events.sqlite_store.schema import DROPPED, live, upsert
+from store import readmodel
+from store.schema import DROPPED, live, upsert
 
 __all__ = ["add_tally", "left_out_counts", "read_totals", "tally_rows"]
 

@@ -1,49 +1,43 @@
-"""The store's commands: ``getbit import``, ``games``, ``show``, ``export``,
-``rebuild`` and ``check`` (``retract`` and ``import --replaces``: ``cli_history``).
+"""The store's commands: ``getbit import`` (with ``--replaces``), ``games``, ``show``,
+``export``, ``rebuild``, ``check`` and ``retract``.
 
-Each is a thin shell over :class:`getbit_events.sqlite_store.GameStore`. Exit
-codes are ``validate``'s: 0 all good, 1 a game breaks the rules (``check``: the
-store is damaged), 2 an input or the store cannot be read, a damaged game could
-not be shown (or the command is misused), 3 an internal error (a bug). Problems
-go to stderr; names and messages are printed escaped, never as markup.
+Each is a thin shell over :class:`store.GameStore` and the import use case
+(``store.importing``). Exit codes are ``validate``'s: 0 all good, 1 a game breaks
+the rules (``check``: the store is damaged), 2 an input or the store cannot be
+read, a damaged game could not be shown, an import or retraction is refused with
+nothing written (or the command is misused), 3 an internal error (a bug).
+Problems go to stderr; names and messages are printed escaped, never as markup.
 """
 
 from __future__ import annotations
 
 import sys
-import time
 from collections import Counter
-from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Annotated, Any
 
-import attrs
 import typer
 from rich.markup import escape
 from rich.progress import MofNCompleteColumn, Progress, SpinnerColumn, TextColumn
 from rich.table import Table
 from rich.text import Text
 
-from getbit_events import cli_history
-from getbit_events.cli_history import history_lines
-from getbit_events.cli_output import SafeConsole, write_json
+from console import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, SafeConsole, write_json
 from getbit_events.errors import GetbitError, InputError, StoreError
-from getbit_events.record import RecordedGame
-from getbit_events.sqlite_store import (
-    AddResult,
-    BatchLost,
+from getbit_events.validate import GameReport
+from store import (
     Damage,
     GameStore,
+    HistoryEntry,
     StoredGame,
     check_store,
     default_path,
 )
-from getbit_events.validate import GameReport, validate_game
+from store.importing import GameFailure, import_paths, import_revision, revision_hint
 
-__all__ = ["GameFailure", "ImportSummary", "import_paths", "register"]
+__all__ = ["history_lines", "register"]
 
-EXIT_OK, EXIT_INVALID, EXIT_UNREADABLE, EXIT_BUG = 0, 1, 2, 3
 _FORMATS = ("auto", "gbn", "jsonl", "csv")
 
 out = SafeConsole(highlight=False, soft_wrap=True)
@@ -53,198 +47,6 @@ DbOption = Annotated[
     Path | None,
     typer.Option("--db", help="the store file (default: $GETBIT_DB, else ./getbit.db)"),
 ]
-
-
-def _bug(exc: BaseException) -> str:
-    """An internal error on one line: its type and message, never a traceback."""
-    said = " ".join(str(exc).split())[:300] or "(no message)"
-    return f"{type(exc).__name__}: {said} (please report it)"
-
-
-@attrs.frozen
-class GameFailure:
-    """A game (or the rest of a file) the import could not check or store: left out.
-
-    ``bug`` is True when getbit itself failed (an internal error), not the input.
-    """
-
-    source: str
-    line: int
-    game: int | None
-    reason: str
-    bug: bool
-
-    def __str__(self) -> str:
-        which = f" game {self.game}:" if self.game is not None else ""
-        what = "internal error (a bug)" if self.bug else "not stored"
-        return f"{self.source}:{self.line}:{which} {what}: {self.reason}"
-
-    @classmethod
-    def of(cls, record: RecordedGame, exc: Exception) -> GameFailure:
-        if isinstance(exc, GetbitError):
-            return cls(record.source, record.pos.line, record.index, str(exc), False)
-        return cls(record.source, record.pos.line, record.index, _bug(exc), True)
-
-
-@attrs.define
-class ImportSummary:
-    """What an import did, game by game counted."""
-
-    stored: int = 0
-    already: int = 0
-    invalid: int = 0
-    refused: int = 0
-    unreadable: int = 0  # games with syntax errors, and whole files that cannot be read
-    unreadable_files: int = 0
-    failed: int = 0  # games the store could not take (left out, the others stored)
-    errors: int = 0  # internal errors (bugs): games, or the rest of a file, left out
-    # new games that look like a revision of a stored one: where, and of which
-    revisions: list[dict[str, Any]] = attrs.Factory(list)
-
-    @property
-    def exit_code(self) -> int:
-        """As ``getbit validate``: 3 an internal error, 2 a file cannot be read, 1 a
-        game is wrong or was not stored, else 0."""
-        if self.errors:
-            return EXIT_BUG
-        if self.unreadable_files:
-            return EXIT_UNREADABLE
-        wrong = self.invalid or self.refused or self.unreadable or self.failed
-        return EXIT_INVALID if wrong else EXIT_OK
-
-    def to_json(self) -> dict[str, Any]:
-        return attrs.asdict(self)
-
-    def count(
-        self, report: GameReport | InputError | GameFailure, result: AddResult | None
-    ) -> None:
-        """Count one game (or one file that could not be read) of the import."""
-        if isinstance(report, GameFailure):
-            if report.bug:
-                self.errors += 1
-            else:
-                self.failed += 1
-        elif isinstance(report, InputError):
-            self.unreadable += 1
-            self.unreadable_files += 1
-        elif not report.readable:
-            self.unreadable += 1
-        elif result is None:
-            self.refused += 1
-        elif not result.stored:
-            self.already += 1
-        else:
-            if result.status == "invalid":
-                self.invalid += 1
-            else:
-                self.stored += 1
-            if result.revision_of:
-                self.revisions.append(revision_hint(report, result))
-
-
-def revision_hint(report: GameReport, result: AddResult) -> dict[str, Any]:
-    """Where a new game is that looks like a revision of stored ones, and how to
-    say it replaces one (the hint is never acted on)."""
-    target = result.revision_of[-1]  # the latest stored
-    return {
-        "source": report.source,
-        "line": report.record.pos.line,
-        "game": report.game,
-        "id": result.game_id,
-        "revision_of": list(result.revision_of),
-        "command": f"getbit import {report.source} --replaces {target}",
-    }
-
-
-def _walk(paths: list[Path], fmt: str) -> Iterator[Path]:
-    from importers import FORMATS, SUFFIXES
-
-    suffixes = SUFFIXES if fmt == "auto" else FORMATS[fmt]
-    for path in paths:
-        if path.is_dir():
-            found = (p for p in path.rglob("*") if p.suffix.lower() in suffixes and p.is_file())
-            yield from sorted(found)
-        elif path.exists():
-            yield path
-        else:
-            raise InputError(f"{path}: no such file or folder")
-
-
-#: A batch of an import is committed after this many games, or this many seconds.
-BATCH_GAMES = 200
-BATCH_SECONDS = 0.5
-
-
-def import_paths(
-    store: GameStore,
-    paths: list[Path],
-    fmt: str = "auto",
-    valid_only: bool = False,
-    on_report: Any = None,
-) -> ImportSummary:
-    """Import every game of ``paths`` (folders walked); unreadable files are reported.
-
-    A path that does not exist is an InputError before anything is stored.
-    Games are written in batches (``GameStore.batch``, at most ``BATCH_GAMES``
-    games or ``BATCH_SECONDS`` each); every game is still whole or absent. A
-    game the store cannot take, for any reason (an error, or a bug in checking
-    or storing it), is left out alone (its savepoint is rolled back) and the
-    others are stored; a bug in reading a file leaves out the rest of that
-    file. Only a store that fails as a whole (its batch lost, a StoreError
-    from committing it) stops the import: that batch is not stored, the ones
-    before it are.
-
-    ``on_report(item, result_or_None)`` is called for each game once its batch
-    is stored: ``item`` is its GameReport, an InputError for a file that cannot
-    be read at all, or a GameFailure for a game left out.
-    """
-    from importers import iter_file
-
-    summary = ImportSummary()
-    Item = tuple[GameReport | InputError | GameFailure, AddResult | None]
-    pending: list[Item] = []
-
-    def store_one(record: RecordedGame) -> Item:
-        try:
-            report = validate_game(record)
-            result = None
-            if report.readable and (report.valid or not valid_only):
-                result = store.add(report)
-        except BatchLost:
-            raise
-        except Exception as exc:  # this game only: the next one goes on
-            return GameFailure.of(record, exc), None
-        return report, result
-
-    def outcomes() -> Iterator[Item]:
-        for path in list(_walk(paths, fmt)):  # every path checked before anything is stored
-            line = 1
-            try:
-                for record in iter_file(path, fmt):
-                    line = record.pos.line
-                    yield store_one(record)
-            except InputError as exc:
-                yield exc, None
-            except BatchLost:
-                raise
-            except Exception as exc:  # a reader's bug: the rest of this file is left out
-                yield GameFailure(str(path), line, None, _bug(exc), True), None
-
-    games = outcomes()
-    while True:
-        started = time.monotonic()
-        with store.batch():  # the batch is stored (or not at all) before it is reported
-            for item in games:
-                pending.append(item)
-                if len(pending) >= BATCH_GAMES or time.monotonic() - started > BATCH_SECONDS:
-                    break
-        for report, result in pending:
-            summary.count(report, result)
-            if on_report is not None:
-                on_report(report, result)
-        if not pending:
-            return summary
-        pending.clear()
 
 
 def _open(db: Path | None, create: bool = False) -> GameStore:
@@ -279,7 +81,7 @@ def import_command(
         err.print(f"getbit import: --format is one of {', '.join(_FORMATS)}, not {escape(fmt)}")
         raise typer.Exit(EXIT_UNREADABLE)
     if replaces is not None:
-        cli_history.replace_command(paths, fmt, db, valid_only, as_json, replaces, reason)
+        replace_command(paths, fmt, db, valid_only, as_json, replaces, reason)
     if reason is not None:
         err.print("getbit import: --reason goes with --replaces")
         raise typer.Exit(EXIT_UNREADABLE)
@@ -583,6 +385,81 @@ def check_command(
     raise typer.Exit(EXIT_OK if result.ok else EXIT_INVALID)
 
 
+def replace_command(
+    paths: list[Path],
+    fmt: str,
+    db: Path | None,
+    valid_only: bool,
+    as_json: bool,
+    target: str,
+    reason: str | None,
+) -> None:
+    """``getbit import FILE --replaces ID``: exits 0 (1 when the corrected record
+    still breaks the rules), 2 with nothing written when it is refused."""
+    try:
+        with GameStore(db if db is not None else default_path()) as store:
+            done = import_revision(store, paths, target, reason, fmt, valid_only)
+    except GetbitError as exc:
+        err.print(f"getbit import: {escape(str(exc))}")
+        raise typer.Exit(EXIT_UNREADABLE) from None
+    for v in done.report.violations:
+        err.print(f"  {escape(str(v))}")
+    if as_json:
+        write_json(done.to_json())
+    else:
+        added = done.added
+        what = "stored" if added.stored else "already stored"
+        if added.status == "invalid":
+            what += " as invalid"
+        if done.entry is None:
+            said = f"it already supersedes {done.target}: nothing to do"
+        else:
+            why = f" ({done.entry.reason})" if done.entry.reason else ""
+            said = f"it supersedes {done.target}{why}"
+        out.print(escape(f"game {added.game_id} {what}; {said}"))
+    raise typer.Exit(EXIT_INVALID if done.added.status == "invalid" else EXIT_OK)
+
+
+def history_lines(game_id: str, entries: list[HistoryEntry]) -> list[str]:
+    """What ``getbit show`` says of a game's history, a line a fact (plain text)."""
+    lines = []
+    for e in entries:
+        why = f" ({e.reason})" if e.reason else ""
+        if e.kind == "retracts":
+            lines.append(f"retracted on {e.at}{why}: not counted")
+        elif e.target == game_id:
+            lines.append(f"superseded by {e.game} on {e.at}{why}: not counted")
+        else:
+            lines.append(f"supersedes {e.target} (since {e.at}){why}")
+    return lines
+
+
+def retract_command(
+    game: Annotated[str, typer.Argument(help="the id of the game (or its start)")],
+    reason: Annotated[str, typer.Option("--reason", help="why it is taken back (kept)")],
+    db: Annotated[
+        Path | None,
+        typer.Option("--db", help="the store file (default: $GETBIT_DB, else ./getbit.db)"),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="the fact appended, as JSON")] = False,
+) -> None:
+    """Take back a stored game entered by mistake (it stays stored, marked retracted).
+
+    Statistics, ratings and 'getbit games' leave it out.
+    """
+    try:
+        with GameStore(db if db is not None else default_path(), create=False) as store:
+            entry = store.retract(game, reason.strip() or None)
+    except GetbitError as exc:
+        err.print(escape(f"getbit retract: {exc}"))
+        raise typer.Exit(EXIT_UNREADABLE) from None
+    if as_json:
+        write_json(entry.to_json())
+    else:
+        out.print(escape(f"retracted {entry.game} on {entry.at} ({entry.reason})"))
+    raise typer.Exit(EXIT_OK)
+
+
 def register(app: typer.Typer) -> None:
     """Add the store's commands to the ``getbit`` app."""
     app.command("import")(import_command)
@@ -591,4 +468,4 @@ def register(app: typer.Typer) -> None:
     app.command("export")(export_command)
     app.command("rebuild")(rebuild_command)
     app.command("check")(check_command)
-    cli_history.register(app)
+    app.command("retract")(retract_command)

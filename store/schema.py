@@ -7,8 +7,8 @@ import json
 
 import sqlite_utils
 
-from getbit_events import readmodel
-from getbit_events.stored import GENESIS, chain_head, chain_value
+from store import readmodel
+from store.stored import GENESIS, chain_head, chain_value
 
 __all__ = [
     "CHAIN_COLUMNS",

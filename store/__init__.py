@@ -10,7 +10,7 @@ Tables (``docs/store.md`` has the columns):
 - ``violations``: what the validator found in invalid games, append-only;
 - ``history``: revisions (a game superseded by a corrected record) and
   retractions, append-only (``revisions``);
-- ``game_swimmers``: the read model of :mod:`getbit_events.readmodel` (one row
+- ``game_swimmers``: the read model of :mod:`store.readmodel` (one row
   per game per swimmer), rebuilt from ``events`` at will, with views over it;
 - the totals read model (``readmodel.TOTALS``: per-player counts, spellings,
   pairs, games per status, standings), added to with each game.
@@ -25,10 +25,10 @@ instead of failing. A game's id comes from the hash of its canonical event
 stream (not of its file), so importing it again, from any file, stores nothing.
 """
 
-from getbit_events.sqlite_store.check import check_store
-from getbit_events.sqlite_store.schema import MIGRATIONS
-from getbit_events.sqlite_store.store import BatchLost, GameStore
-from getbit_events.stored import (
+from store.check import check_store
+from store.schema import MIGRATIONS
+from store.store import BatchLost, GameStore
+from store.stored import (
     DEFAULT_DB,
     AddResult,
     CheckResult,

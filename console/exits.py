@@ -1,0 +1,14 @@
+"""The exit codes of every ``getbit`` command (docs/errors.md)."""
+
+from __future__ import annotations
+
+__all__ = ["EXIT_BUG", "EXIT_INVALID", "EXIT_OK", "EXIT_UNREADABLE"]
+
+#: all good
+EXIT_OK = 0
+#: a game breaks the rules (``check``: the store is damaged)
+EXIT_INVALID = 1
+#: an input or the store cannot be read, or the command is misused
+EXIT_UNREADABLE = 2
+#: an internal error: a bug in getbit, never the input's fault
+EXIT_BUG = 3

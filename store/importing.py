@@ -1,0 +1,289 @@
+"""The import use case: every game of some files or folders checked and stored in
+batches (``import_paths``), and a corrected record stored as the revision of a
+stored game (``import_revision``). The commands ``getbit import`` and ``getbit
+import --replaces`` are shells over these (``store.cli``); a program calls them the
+same way.
+
+Nothing is deleted or rewritten: a revision stores the corrected record and
+appends that it supersedes the old game (``revisions``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from console import EXIT_BUG, EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE
+from getbit_events.errors import GetbitError, InputError
+from getbit_events.record import RecordedGame
+from getbit_events.validate import GameReport, validate_game
+from importers import FORMATS, SUFFIXES, find_files
+from store.store import BatchLost, GameStore
+from store.stored import AddResult, HistoryEntry
+
+__all__ = [
+    "BATCH_GAMES",
+    "BATCH_SECONDS",
+    "GameFailure",
+    "ImportSummary",
+    "Revision",
+    "import_paths",
+    "import_revision",
+    "revision_hint",
+]
+
+
+def _bug(exc: BaseException) -> str:
+    """An internal error on one line: its type and message, never a traceback."""
+    said = " ".join(str(exc).split())[:300] or "(no message)"
+    return f"{type(exc).__name__}: {said} (please report it)"
+
+
+@attrs.frozen
+class GameFailure:
+    """A game (or the rest of a file) the import could not check or store: left out.
+
+    ``bug`` is True when getbit itself failed (an internal error), not the input.
+    """
+
+    source: str
+    line: int
+    game: int | None
+    reason: str
+    bug: bool
+
+    def __str__(self) -> str:
+        which = f" game {self.game}:" if self.game is not None else ""
+        what = "internal error (a bug)" if self.bug else "not stored"
+        return f"{self.source}:{self.line}:{which} {what}: {self.reason}"
+
+    @classmethod
+    def of(cls, record: RecordedGame, exc: Exception) -> GameFailure:
+        if isinstance(exc, GetbitError):
+            return cls(record.source, record.pos.line, record.index, str(exc), False)
+        return cls(record.source, record.pos.line, record.index, _bug(exc), True)
+
+
+@attrs.define
+class ImportSummary:
+    """What an import did, game by game counted."""
+
+    stored: int = 0
+    already: int = 0
+    invalid: int = 0
+    refused: int = 0
+    unreadable: int = 0  # games with syntax errors, and whole files that cannot be read
+    unreadable_files: int = 0
+    failed: int = 0  # games the store could not take (left out, the others stored)
+    errors: int = 0  # internal errors (bugs): games, or the rest of a file, left out
+    # new games that look like a revision of a stored one: where, and of which
+    revisions: list[dict[str, Any]] = attrs.Factory(list)
+
+    @property
+    def exit_code(self) -> int:
+        """As ``getbit validate``: 3 an internal error, 2 a file cannot be read, 1 a
+        game is wrong or was not stored, else 0."""
+        if self.errors:
+            return EXIT_BUG
+        if self.unreadable_files:
+            return EXIT_UNREADABLE
+        wrong = self.invalid or self.refused or self.unreadable or self.failed
+        return EXIT_INVALID if wrong else EXIT_OK
+
+    def to_json(self) -> dict[str, Any]:
+        return attrs.asdict(self)
+
+    def count(
+        self, report: GameReport | InputError | GameFailure, result: AddResult | None
+    ) -> None:
+        """Count one game (or one file that could not be read) of the import."""
+        if isinstance(report, GameFailure):
+            if report.bug:
+                self.errors += 1
+            else:
+                self.failed += 1
+        elif isinstance(report, InputError):
+            self.unreadable += 1
+            self.unreadable_files += 1
+        elif not report.readable:
+            self.unreadable += 1
+        elif result is None:
+            self.refused += 1
+        elif not result.stored:
+            self.already += 1
+        else:
+            if result.status == "invalid":
+                self.invalid += 1
+            else:
+                self.stored += 1
+            if result.revision_of:
+                self.revisions.append(revision_hint(report, result))
+
+
+def revision_hint(report: GameReport, result: AddResult) -> dict[str, Any]:
+    """Where a new game is that looks like a revision of stored ones, and how to
+    say it replaces one (the hint is never acted on)."""
+    target = result.revision_of[-1]  # the latest stored
+    return {
+        "source": report.source,
+        "line": report.record.pos.line,
+        "game": report.game,
+        "id": result.game_id,
+        "revision_of": list(result.revision_of),
+        "command": f"getbit import {report.source} --replaces {target}",
+    }
+
+
+#: A batch of an import is committed after this many games, or this many seconds.
+BATCH_GAMES = 200
+BATCH_SECONDS = 0.5
+
+
+def import_paths(
+    store: GameStore,
+    paths: list[Path],
+    fmt: str = "auto",
+    valid_only: bool = False,
+    on_report: Any = None,
+) -> ImportSummary:
+    """Import every game of ``paths`` (folders walked); unreadable files are reported.
+
+    A path that does not exist is an InputError before anything is stored.
+    Games are written in batches (``GameStore.batch``, at most ``BATCH_GAMES``
+    games or ``BATCH_SECONDS`` each); every game is still whole or absent. A
+    game the store cannot take, for any reason (an error, or a bug in checking
+    or storing it), is left out alone (its savepoint is rolled back) and the
+    others are stored; a bug in reading a file leaves out the rest of that
+    file. Only a store that fails as a whole (its batch lost, a StoreError
+    from committing it) stops the import: that batch is not stored, the ones
+    before it are.
+
+    ``on_report(item, result_or_None)`` is called for each game once its batch
+    is stored: ``item`` is its GameReport, an InputError for a file that cannot
+    be read at all, or a GameFailure for a game left out.
+    """
+    from importers import iter_file
+
+    summary = ImportSummary()
+    Item = tuple[GameReport | InputError | GameFailure, AddResult | None]
+    pending: list[Item] = []
+
+    def store_one(record: RecordedGame) -> Item:
+        try:
+            report = validate_game(record)
+            result = None
+            if report.readable and (report.valid or not valid_only):
+                result = store.add(report)
+        except BatchLost:
+            raise
+        except Exception as exc:  # this game only: the next one goes on
+            return GameFailure.of(record, exc), None
+        return report, result
+
+    def outcomes() -> Iterator[Item]:
+        for path in list(_walk(paths, fmt)):  # every path checked before anything is stored
+            line = 1
+            try:
+                for record in iter_file(path, fmt):
+                    line = record.pos.line
+                    yield store_one(record)
+            except InputError as exc:
+                yield exc, None
+            except BatchLost:
+                raise
+            except Exception as exc:  # a reader's bug: the rest of this file is left out
+                yield GameFailure(str(path), line, None, _bug(exc), True), None
+
+    games = outcomes()
+    while True:
+        started = time.monotonic()
+        with store.batch():  # the batch is stored (or not at all) before it is reported
+            for item in games:
+                pending.append(item)
+                if len(pending) >= BATCH_GAMES or time.monotonic() - started > BATCH_SECONDS:
+                    break
+        for report, result in pending:
+            summary.count(report, result)
+            if on_report is not None:
+                on_report(report, result)
+        if not pending:
+            return summary
+        pending.clear()
+
+
+def _walk(paths: list[Path], fmt: str) -> Iterator[Path]:
+    """The files of ``paths`` in format ``fmt`` (all known ones: ``auto``)."""
+    return find_files(paths, SUFFIXES if fmt == "auto" else FORMATS[fmt])
+
+
+@attrs.frozen
+class Revision:
+    """What ``import FILE --replaces ID`` did: the corrected record's game, stored
+    (or found already stored), and the fact appended (None: it was already there)."""
+
+    report: GameReport
+    added: AddResult
+    target: str
+    entry: HistoryEntry | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.added.game_id,
+            "stored": self.added.stored,
+            "status": self.added.status,
+            "supersedes": self.target,
+            "already": self.entry is None,
+            "at": self.entry.at if self.entry else None,
+            "reason": self.entry.reason if self.entry else None,
+        }
+
+
+def import_revision(
+    store: GameStore,
+    paths: list[Path],
+    target: str,
+    reason: str | None = None,
+    fmt: str = "auto",
+    valid_only: bool = False,
+) -> Revision:
+    """Store the one game of ``paths`` (the corrected record) and append that it
+    supersedes game ``target``, in one write transaction: both or neither.
+
+    InputError, and nothing written, when ``paths`` hold no game or several, the
+    record has syntax errors (or, with ``valid_only``, breaks the rules), or the
+    store refuses the revision (``GameStore.supersede``).
+    """
+    from importers import iter_file
+
+    records: list[RecordedGame] = []
+    for path in paths:
+        if path.is_dir():
+            raise InputError(f"{path}: --replaces takes one file, the corrected record")
+        if not path.exists():
+            raise InputError(f"{path}: no such file")
+        records.extend(iter_file(path, fmt))
+        if len(records) > 1:
+            break
+    if len(records) != 1:
+        many = "several games" if records else "no game"
+        raise InputError(
+            f"{', '.join(map(str, paths))}: holds {many}; --replaces takes a file of exactly "
+            "one game (the corrected record); nothing is stored"
+        )
+    report = validate_game(records[0])
+    if not report.readable:
+        first = report.violations[0] if report.violations else report.source
+        raise InputError(f"{first}: the corrected record has syntax errors: nothing is stored")
+    if valid_only and not report.valid:
+        raise InputError(
+            f"{report.source}: the corrected record breaks the rules ({report.violations[0]}) "
+            "and --valid-only refuses it: nothing is stored"
+        )
+    with store.batch():
+        added = store.add(report)
+        entry = store.supersede(added.game_id, target, reason)
+    return Revision(report, added, store.game(target).id, entry)
