@@ -134,6 +134,7 @@ def test_files_are_hive_partitions_of_bounded_rows(store: Path, tmp_path: Path) 
         done = write_parquet(opened, tmp_path / "small", rows_per_file=500, batch_rows=300)
     files = sorted((tmp_path / "small" / "events").glob("bucket=*/*.parquet"))
     assert len({f.parent.name for f in files}) > 8  # games spread over the buckets
+    assert any(f.name == "part-1.parquet" for f in files)  # a full file, then the next
     con = duckdb.connect()
     sizes = [con.execute(f"SELECT COUNT(*) FROM read_parquet('{f}')").fetchone()[0]
              for f in files]

@@ -14,8 +14,9 @@ the game id>``, 16 of them) holding files of at most ``rows_per_file`` rows:
 Every game of the selection is written, superseded and retracted ones too
 (marked), so SQL over the files can say what ``getbit stats`` leaves out and
 why. Rows are read from SQLite and written ``batch_rows`` at a time, all in one
-read transaction (one snapshot); memory is bounded by a batch and pyarrow's
-open files, not by the store. ``docs/scale.md`` has the schema and the SQL.
+read transaction (one snapshot); memory is bounded by a batch and the rows
+held for the next row groups (``_GROUP``), not by the store. ``docs/scale.md``
+has the schema and the SQL.
 """
 
 from __future__ import annotations
@@ -25,13 +26,12 @@ import os
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
 import pyarrow as pa
-import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from getbit_events import readmodel
@@ -46,7 +46,9 @@ FORMAT = 1
 TABLES: tuple[str, ...] = ("games", "events", "swimmers")
 
 _TYPES = {"TEXT": pa.string(), "INTEGER": pa.int64(), "REAL": pa.float64()}
-_BUCKET = pa.schema([("bucket", pa.string())])
+#: The most rows of a row group (the fewest: a quarter of it); up to 4 of them are
+#: held in memory in all (``_Buckets``).
+_GROUP = 64 * 1024
 
 #: games: (column, Arrow type, SQL over ``games g`` and the history ``d``).
 _GAMES: tuple[tuple[str, Any, str], ...] = (
@@ -73,6 +75,13 @@ _GAMES: tuple[tuple[str, Any, str], ...] = (
 _TAGS_AT = [c for c, _, _ in _GAMES].index("tags")
 _EVENT_AT = [c for c, _, _ in _GAMES].index("event")
 
+def _field(name: str, *types: str) -> str:
+    """SQL for a payload field of the events of ``types`` (NULL on others: the JSON
+    is parsed only where the field is)."""
+    kinds = ", ".join(f"'{t}'" for t in types)
+    return f"CASE WHEN e.type IN ({kinds}) THEN json_extract(e.payload, '$.{name}') END"
+
+
 #: events: the envelope, the payload, and its common fields typed.
 _EVENTS: tuple[tuple[str, Any, str], ...] = (
     ("game_id", pa.string(), "e.game_id"),
@@ -80,12 +89,13 @@ _EVENTS: tuple[tuple[str, Any, str], ...] = (
     ("type", pa.string(), "e.type"),
     ("version", pa.int64(), "e.version"),
     ("round", pa.int64(), "e.round"),
-    ("who", pa.string(), "json_extract(e.payload, '$.who')"),
-    ("why", pa.string(), "json_extract(e.payload, '$.why')"),
-    ("limb", pa.string(), "json_extract(e.payload, '$.limb')"),
-    ("shark_card", pa.string(), "json_extract(e.payload, '$.card')"),
-    ("hunger_left", pa.int64(), "json_extract(e.payload, '$.left')"),
-    ("winner", pa.string(), "json_extract(e.payload, '$.winner')"),
+    ("who", pa.string(), _field("who", "card-chosen", "swimmer-moved", "swimmer-bitten",
+                                "swimmer-devoured", "cards-taken-back")),
+    ("why", pa.string(), _field("why", "swimmer-moved", "swimmer-devoured", "game-ended")),
+    ("limb", pa.string(), _field("limb", "swimmer-bitten")),
+    ("shark_card", pa.string(), _field("card", "shark-card-played")),
+    ("hunger_left", pa.int64(), _field("left", "hunger-lost")),
+    ("winner", pa.string(), _field("winner", "game-ended")),
     ("payload", pa.string(), "e.payload"),
 )
 
@@ -111,10 +121,6 @@ class ParquetExport:
                 "swimmers": self.swimmers}
 
 
-def _schema(columns: Sequence[tuple[str, Any, str]]) -> Any:
-    return pa.schema([(name, kind) for name, kind, _ in columns] + [("bucket", pa.string())])
-
-
 def _tag(tags: dict[str, Any], name: str) -> str | None:
     for key, value in tags.items():
         if key.casefold() == name.casefold() and isinstance(value, str):
@@ -136,27 +142,86 @@ def _games_row(row: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(out)
 
 
-def _batches(
+class _Buckets:
+    """One table's files: rows kept per bucket until a row group is full, then
+    written; a bucket's file closed at ``rows_per_file`` rows and the next begun.
+    Memory: at most ``4 * group`` rows held in all (the fullest bucket is written
+    first), so row groups are of ``group / 4`` to ``group`` rows."""
+
+    def __init__(self, folder: Path, schema: Any, rows_per_file: int, group: int) -> None:
+        self.folder, self.schema = folder, schema
+        self.rows_per_file, self.group = rows_per_file, group
+        self.pending: dict[str, list[Any]] = {}
+        self.held: dict[str, int] = {}
+        self.files: dict[str, list[Any]] = {}  # bucket -> [writer, rows in it, files so far]
+
+    def add(self, batch: Any, buckets: Sequence[str]) -> None:
+        where: dict[str, list[int]] = {}
+        for i, bucket in enumerate(buckets):
+            where.setdefault(bucket, []).append(i)
+        for bucket, rows in where.items():
+            part = batch if len(rows) == len(buckets) else batch.take(pa.array(rows))
+            self.pending.setdefault(bucket, []).append(part)
+            self.held[bucket] = self.held.get(bucket, 0) + len(rows)
+            if self.held[bucket] >= self.group:
+                self._flush(bucket)
+        while sum(self.held.values()) > 4 * self.group:  # memory: the fullest goes first
+            self._flush(max(self.held, key=self.held.__getitem__))
+
+    def _flush(self, bucket: str) -> None:
+        table = pa.Table.from_batches(self.pending.pop(bucket), schema=self.schema)
+        del self.held[bucket]
+        while table.num_rows:
+            file = self.files.get(bucket)
+            if file is None:
+                path = self.folder / f"bucket={bucket}" / "part-0.parquet"
+                path.parent.mkdir(parents=True, exist_ok=True)
+                file = self.files[bucket] = [pq.ParquetWriter(path, self.schema), 0, 1]
+            elif file[1] >= self.rows_per_file:
+                file[0].close()
+                path = self.folder / f"bucket={bucket}" / f"part-{file[2]}.parquet"
+                file[:] = [pq.ParquetWriter(path, self.schema), 0, file[2] + 1]
+            room = self.rows_per_file - file[1]
+            file[0].write_table(table.slice(0, room), row_group_size=self.group)
+            file[1] += min(room, table.num_rows)
+            table = table.slice(room)
+
+    def close(self) -> None:
+        for bucket in list(self.pending):
+            self._flush(bucket)
+        for writer, _, _ in self.files.values():
+            writer.close()
+        if not self.files:  # no rows: an empty file, so readers see the columns
+            path = self.folder / "bucket=0" / "part-0.parquet"
+            path.parent.mkdir(parents=True)
+            pq.write_table(self.schema.empty_table(), path)
+
+
+def _copy(
     conn: sqlite3.Connection,
     sql: str,
     columns: Sequence[tuple[str, Any, str]],
+    out: _Buckets,
     batch_rows: int,
-    counted: list[int],
     fix: Any = None,
-) -> Iterator[Any]:
-    """Record batches of ``sql``'s rows (the columns, then the bucket), ``batch_rows`` at a time."""
-    schema = _schema(columns)
+) -> int:
+    """``sql``'s rows (the columns, then the bucket) into ``out``, ``batch_rows`` at a
+    time; how many there were."""
+    schema = out.schema
     cursor = conn.execute(sql)
+    count = 0
     while True:
         rows = cursor.fetchmany(batch_rows)
         if not rows:
-            return
+            out.close()
+            return count
         if fix is not None:
             rows = [fix(r) for r in rows]
-        counted[0] += len(rows)
+        count += len(rows)
+        *values, buckets = zip(*rows, strict=True)
         arrays = [pa.array(col, type=field.type)
-                  for col, field in zip(zip(*rows, strict=True), schema, strict=True)]
-        yield pa.RecordBatch.from_arrays(arrays, schema=schema)
+                  for col, field in zip(values, schema, strict=True)]
+        out.add(pa.RecordBatch.from_arrays(arrays, schema=schema), buckets)
 
 
 def _select(columns: Sequence[tuple[str, Any, str]]) -> str:
@@ -171,7 +236,7 @@ def write_parquet(
     status: str | None = None,
     player: str | None = None,
     rows_per_file: int = 1_000_000,
-    batch_rows: int = 50_000,
+    batch_rows: int = 20_000,
 ) -> ParquetExport:
     """Write the store's games, events and read-model rows as Parquet to ``folder``.
 
@@ -195,10 +260,9 @@ def write_parquet(
     except OSError as exc:
         raise InputError(f"{target}: cannot write: {exc.strerror or exc}") from None
     try:
-        # pyarrow pulls the batches in a thread of its own: a connection of our own,
-        # to read only, used by one thread at a time
+        # a connection of our own, to read only: the store's may be in a write
         conn = sqlite3.connect(f"{store.path.absolute().as_uri()}?mode=ro", uri=True,
-                               isolation_level=None, check_same_thread=False)
+                               isolation_level=None)
         try:
             conn.execute("BEGIN")  # one snapshot of all three tables
             where = _selection(conn, games, status, player)
@@ -279,21 +343,7 @@ def _write_all(
     counts = []
     for table in TABLES:
         columns, sql, fix = queries[table]
-        counted = [0]
-        ds.write_dataset(
-            _batches(conn, sql, columns, batch_rows, counted, fix),
-            work / table,
-            schema=_schema(columns),
-            format="parquet",
-            partitioning=ds.partitioning(_BUCKET, flavor="hive"),
-            basename_template="part-{i}.parquet",
-            max_rows_per_file=rows_per_file,
-            max_rows_per_group=min(rows_per_file, 128 * 1024),
-            existing_data_behavior="overwrite_or_ignore",
-        )
-        if not (work / table).exists():  # no rows: an empty file, so readers see the columns
-            empty = _schema(columns).remove(len(columns))
-            (work / table / "bucket=0").mkdir(parents=True)
-            pq.write_table(empty.empty_table(), work / table / "bucket=0" / "part-0.parquet")
-        counts.append(counted[0])
+        schema = pa.schema([(name, kind) for name, kind, _ in columns])
+        out = _Buckets(work / table, schema, rows_per_file, min(rows_per_file, _GROUP))
+        counts.append(_copy(conn, sql, columns, out, batch_rows, fix))
     return counts
