@@ -283,16 +283,36 @@ def _render(game: StoredGame, violations: list[Any]) -> None:
 
 
 def export_command(
-    games: Annotated[list[str], typer.Argument(help="game ids (or the start of them)")],
-    fmt: Annotated[str, typer.Option("--format", help="gbn or jsonl")] = "gbn",
+    games: Annotated[
+        list[str] | None, typer.Argument(help="game ids (or the start of them)")
+    ] = None,
+    fmt: Annotated[
+        str, typer.Option("--format", help="gbn, jsonl, or parquet (a folder: -o DIR)")
+    ] = "gbn",
     output: Annotated[
         Path | None, typer.Option("-o", "--output", help="write here, not to the screen")
     ] = None,
     db: DbOption = None,
+    everything: Annotated[
+        bool, typer.Option("--all", help="parquet: every game, superseded and retracted marked")
+    ] = False,
+    status: Annotated[str | None, typer.Option(help="parquet: only valid, invalid or "
+                                               "unfinished games")] = None,
+    player: Annotated[str | None, typer.Option(help="parquet: only this swimmer's or "
+                                               "player's games")] = None,
 ) -> None:
-    """Write stored games back as canonical GBN or as a JSON Lines event log."""
+    """Write stored games back as canonical GBN or as a JSON Lines event log, or
+    as Parquet tables for DuckDB and Spark (docs/scale.md)."""
+    if fmt == "parquet":
+        from store.parquet_cli import export_parquet
+
+        export_parquet(games, output, db, everything, status, player)
     if fmt not in ("gbn", "jsonl"):
-        err.print(f"getbit export: --format is gbn or jsonl, not {escape(fmt)}")
+        err.print(f"getbit export: --format is gbn, jsonl or parquet, not {escape(fmt)}")
+        raise typer.Exit(EXIT_UNREADABLE)
+    if everything or status is not None or player is not None or not games:
+        err.print("getbit export: give game ids (--all, --status and --player are for "
+                  "--format parquet)")
         raise typer.Exit(EXIT_UNREADABLE)
     from importers.gbn import write_gbn
     from importers.jsonl import write_jsonl

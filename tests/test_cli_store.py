@@ -238,7 +238,7 @@ def test_export_gives_back_the_same_game(runner: CliRunner, db: Path, tmp_path: 
     assert out == "".join(write_jsonl([(ids[0], stored[0])]))
     code, _, err = _run(runner, "export", ids[0], "--format", "pgn", "--db", str(db))
     assert code == 2
-    assert "--format is gbn or jsonl, not pgn" in err
+    assert "--format is gbn, jsonl or parquet, not pgn" in err
 
 
 def test_rebuild_reports_what_it_did(runner: CliRunner, db: Path, tmp_path: Path) -> None:
