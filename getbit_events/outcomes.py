@@ -163,8 +163,8 @@ class OutcomeChecks(SetupReader):
 
     def check_out(self, board: Board, o: RecordedOutcome, outcome: Settlement) -> None:
         name = self.name_of(o.names[0], o)
-        if name is None or name in outcome.outs:
-            return
+        if name is None or outcome.outs.get(name, "recorded") != "recorded":
+            return  # devoured by a ruling (R6, R8, R10, R14), not just as recorded
         if name in self.devoured_in:
             msg = f"{name} is recorded devoured, but was already devoured in round " + str(
                 self.devoured_in[name]
@@ -194,7 +194,9 @@ class OutcomeChecks(SetupReader):
 
     def check_refresh(self, board: Board, o: RecordedOutcome, outcome: Settlement) -> None:
         # a bitten swimmer that swam on took its cards back (R6): it may be listed or not
-        bitten = {who for who, _ in outcome.bites if who not in outcome.outs}
+        # (and so may one devoured after it, as recorded); one on its last limb did not
+        outs = outcome.outs
+        bitten = {who for who, _ in outcome.bites if outs.get(who) != "last-limb"}
         shark = board.setup.shark
         folded_shark = shark.casefold() if shark is not None else None
         stated: set[str] = set()

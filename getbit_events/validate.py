@@ -59,10 +59,30 @@ _Cards = tuple[tuple[str, int | None], ...]
 _VALUES = {str(v): v for v in range(1, 8)}
 #: One round of a walk: (round, its record, revealed cards, Shark, Shark card, outcome).
 _Logged = tuple[int, RecordedRound, _Cards, str | None, str | None, rules.Settlement]
-#: Outcomes that say what the round's cards did, checked against the rules ...
-_FIRST_KINDS = frozenset(("bit", "out", "miss", "discard"))
-#: ... and those that follow from it, checked against the round as stated.
-_THEN_KINDS = frozenset(("hunger", "refresh", "line", "shark-back"))
+#: The outcomes a round states, in the order they are checked: what the round's cards
+#: did, against the rules; then who was devoured (R6, R8), against the bite as stated;
+#: the hunger left (R12, R14), against the miss as stated; and what follows from all
+#: of it (take-backs, the line), against the round as stated.
+_STAGES = (
+    frozenset(("bit", "miss", "discard")),
+    frozenset(("out",)),
+    frozenset(("hunger",)),
+    frozenset(("refresh", "line", "shark-back")),
+)
+
+
+def _so_far(said: rules.Stated, stage: int) -> rules.Stated:
+    """What ``said`` states of the round up to ``stage`` of ``_STAGES``: the game goes on
+    from that, and the rules work out the rest."""
+    if stage == len(_STAGES) - 1:
+        return said
+    follows = rules.Stated()
+    follows.bite, follows.miss, follows.discards = said.bite, said.miss, said.discards
+    if stage >= 1:
+        follows.outs = said.outs
+    if stage >= 2:
+        follows.hunger = said.hunger
+    return follows
 
 
 @attrs.frozen
@@ -321,21 +341,25 @@ class _Checker(OutcomeChecks):
         # The game as played: it goes on from what the record states happened, each
         # wrong outcome reported once, the rules working out the rest. What the card
         # did (a bite, a miss, discards) is checked against the rules; what follows
-        # from it (the hunger left, take-backs, the line) against the game as stated.
-        found = len(self.violations) + self.left_out
-        self.check_outcomes(board, rnd, outcome, _FIRST_KINDS)
+        # from it against the game as stated so far: who was devoured against the bite,
+        # the hunger left against the miss, then take-backs and the line against all of
+        # it (a hunger stated at 0 ends the game, R14: nothing is taken back after).
         said: rules.Stated | None = None
-        if len(self.violations) + self.left_out != found:
-            said = self.stated(rnd)
-            follows = rules.Stated()
-            follows.bite, follows.miss, follows.discards = said.bite, said.miss, said.discards
-            follows.outs = said.outs
-            outcome = rules.settle(board, stated, follows)
-        found = len(self.violations) + self.left_out
-        self.check_outcomes(board, rnd, outcome, _THEN_KINDS)
-        if len(self.violations) + self.left_out == found:
-            return outcome
-        return rules.settle(board, stated, said or self.stated(rnd))
+        for stage, kinds in enumerate(_STAGES):
+            found = len(self.violations) + self.left_out
+            checked = outcome
+            if stage == 1 and any(o.kind == "out" for o in outcomes):
+                # who was devoured, against the bite and the other swimmers devoured as
+                # stated: one the rules do not devour is devoured "recorded" (R8 may
+                # follow from it: the two-swimmer end)
+                said = said or self.stated(rnd)
+                if any(who not in outcome.outs for who in said.outs):
+                    checked = rules.settle(board, stated, _so_far(said, stage))
+            self.check_outcomes(board, rnd, checked, kinds)
+            if len(self.violations) + self.left_out != found:
+                said = said or self.stated(rnd)
+                outcome = rules.settle(board, stated, _so_far(said, stage))
+        return outcome
 
     def stated(self, rnd: RecordedRound) -> rules.Stated:
         """The outcomes ``rnd`` states, in the game's own names (the first of each kind;
