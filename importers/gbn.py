@@ -685,13 +685,14 @@ def outcome_text(steps: Iterable[tuple[Any, ...]], line: Sequence[str]) -> str:
     """
     said: list[str] = []
     refresh: list[str] = []
-    swam: str | None = None  # who swam to the front after a bite, in the step before
+    before: tuple[Any, ...] = (None,)  # the step before
     for step in steps:
         kind = step[0]
         if kind is SwimmerBitten:
             said.append(f"bit {step[1]} {step[2]}")
         elif kind is CardsTakenBack:
-            if step[1] != swam:  # any take-back but the bite's own (R6), which follows it
+            # any take-back but a bite's own (R6), which follows the bitten one's swim
+            if before[0] is not SwimmerMoved or before[1:] != (step[1], "bite"):
                 refresh.append(step[1])
         elif kind is SwimmerDevoured:
             said.append(f"out {step[1]}")
@@ -704,7 +705,7 @@ def outcome_text(steps: Iterable[tuple[Any, ...]], line: Sequence[str]) -> str:
             said.append(f"hunger {step[1]}")
         elif kind is LineStated:  # the line as the record states it, kept
             line = step[1]
-        swam = step[1] if kind is SwimmerMoved and step[2] == "bite" else None
+        before = step
     if refresh:
         said.append("refresh " + ", ".join(refresh))
     if line:  # a line devoured to nobody (as a wrong record may say) has no names to state
