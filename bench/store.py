@@ -12,8 +12,6 @@
     yardstick before and after), in one transaction, on a connection set up as the store's (WAL,
     ``synchronous=NORMAL``, foreign keys enforced, a WAL checkpoint every
     10,000 pages). Goal: (a) >= 50% of (b).
-(a') the same import with the events guard kept on during the store's own
-    INSERT: what setting it aside earns (docs/architecture.md, speed tricks).
 (c) read back + fold: ``GameStore.streams`` (every game's events read back
     and structured, in the order stored), each folded by the reducer, in
     events per second, against (d) a bare ``SELECT`` of the same event rows from
@@ -84,15 +82,6 @@ def make_reports(n: int) -> list[GameReport]:
     return reports
 
 
-def _insert_guarded(
-    store: GameStore, games: list[tuple[Any, ...]], runs: list[tuple[Any, ...]]
-) -> None:
-    store._conn.executemany(
-        "INSERT INTO event_games (game, game_id, strings) VALUES (?, ?, ?)", games
-    )
-    store._conn.executemany(store._insert_event, runs)  # the guard looks each row up
-
-
 def bench_import(reports: list[GameReport], folder: Path, repeat: int) -> tuple[float, float, Path]:
     def store_run() -> Path:
         path = folder / f"store-{time.monotonic_ns()}.db"
@@ -111,19 +100,6 @@ def bench_import(reports: list[GameReport], folder: Path, repeat: int) -> tuple[
         path = store_run()
         times.append(store_run.elapsed)  # type: ignore[attr-defined]
     store_time = min(times)
-    # The one speed trick of the store's defences (docs/architecture.md): its
-    # events guard is set aside around the store's own plain INSERT. Timed
-    # here with the guard kept on, interleaved with the runs above.
-    setaside = GameStore._insert_events
-    GameStore._insert_events = _insert_guarded  # type: ignore[method-assign]
-    try:
-        guarded = []
-        for _ in range(repeat):
-            store_run()
-            guarded.append(store_run.elapsed)  # type: ignore[attr-defined]
-    finally:
-        GameStore._insert_events = setaside  # type: ignore[method-assign]
-
     src = sqlite3.connect(path)
     rows = {t: src.execute(f"SELECT * FROM {t}").fetchall() for t in TABLES}
     schema = [
@@ -163,7 +139,6 @@ def bench_import(reports: list[GameReport], folder: Path, repeat: int) -> tuple[
     for _ in range(repeat):
         bare_run()
         bare_times.append(bare_run.elapsed)  # type: ignore[attr-defined]
-    bench_import.guarded_rate = total / min(guarded)  # type: ignore[attr-defined]
     bench_import.plain = bare_run.path  # type: ignore[attr-defined]
     return total / store_time, total / min(bare_times), path
 
@@ -265,9 +240,6 @@ def main() -> None:
         print(f"(a) import into the store   {store_rate:12,.0f} rows/s")
         print(f"(b) bare executemany        {bare_rate:12,.0f} rows/s")
         print(f"    import ratio (a)/(b)    {ratio:12.1%}   goal >= 50%")
-        guarded_rate = bench_import.guarded_rate  # type: ignore[attr-defined]
-        print(f"(a') events guard kept on   {guarded_rate:12,.0f} rows/s"
-              f"   setting it aside earns {store_rate / guarded_rate - 1:+.1%}")
 
         plain = bench_import.plain  # type: ignore[attr-defined]
         fold_rate, rebuild_rate, select_rate, view_rate = bench_read(path, plain, args.repeat)

@@ -18,6 +18,7 @@ for byte: the game's hash (``stored.rows_digest``) is made from it.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
@@ -149,6 +150,12 @@ def _positions(kind: _Kind) -> tuple[int, ...]:
 
 
 def _scalar(value: Any) -> str:
+    """A plain value as compact JSON (as ``json`` writes it)."""
+    kind = type(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is str:
+        return _quote(value)
     if value is True:
         return "true"
     if value is False:
@@ -161,46 +168,52 @@ def _scalar(value: Any) -> str:
 #: Fields whose text is one of a few words the rules name (why a swimmer moved, a
 #: limb): kept in the kind, not in each event.
 _WORDS = frozenset(("why", "limb"))
-
-
-def _template(value: Any, slots: list[Any], mask: list[bool]) -> str:
-    """``value`` as compact JSON with each plain value taken out to ``slots``."""
-    if isinstance(value, dict):
-        inner = ",".join(
-            _quote(k).replace("%", "%%") + ":" + (
-                _quote(v).replace("%", "%%") if k in _WORDS and isinstance(v, str)
-                and len(v) <= 20 else _template(v, slots, mask)
-            )
-            for k, v in value.items()
-        )
-        return "{" + inner + "}"
-    if isinstance(value, list):
-        return "[" + ",".join(_template(v, slots, mask) for v in value) + "]"
-    slots.append(value)
-    mask.append(isinstance(value, str))
-    return "%s"
+# A JSON token of a compact payload: a string without escapes (a key when a colon
+# follows), a whole number, a literal, or what is kept whole: a string with an
+# escape or a control character, anything else a number may be (a float).
+_TOKEN = re.compile(
+    r'"([^"\\\x00-\x1f]*)"(:?)|(-?(?:0|[1-9][0-9]*))(?![0-9.eE])|(true|false|null)'
+    r'|("(?:[^"\\]|\\.)*"|[-+.eE0-9]+)'
+)
+_LITERALS = {"true": True, "false": False, "null": None}
 
 
 def _shape(tag: Any, version: Any, payload: Any) -> tuple[_Kind, list[Any]]:
-    """The kind of a payload text and its slots (texts as texts); a raw kind when the
-    template would not give the text back byte for byte."""
-    try:
-        data = json.loads(payload)
-        if isinstance(data, dict | list):
-            slots: list[Any] = []
-            mask: list[bool] = []
-            template = _template(data, slots, mask)
-            if (
-                len(slots) <= SLOTS
-                and not any(isinstance(s, float) for s in slots)
-                and template % tuple(_quote(s) if m else _scalar(s) for s, m in
-                                     zip(slots, mask, strict=True)) == payload
-            ):
-                bits = sum(1 << n for n, m in enumerate(mask) if m)
-                return (tag, version, template, bits, 0), slots
-    except (ValueError, TypeError, RecursionError):
-        pass
-    return (tag, version, "%s", 0, 1), [payload]
+    """The kind of a payload text and its values (texts as texts).
+
+    The template is the text itself with each value's token made ``%s``, so the
+    text comes back byte for byte from it and the values; a value that would not
+    be written back as it is written (an escape, a float) keeps the payload whole.
+    """
+    if not isinstance(payload, str):
+        return (tag, version, "%s", 0, 1), [payload]
+    slots: list[Any] = []
+    parts: list[str] = []
+    bits = last = 0
+    key: str | None = None
+    for match in _TOKEN.finditer(payload):
+        text, colon, number, literal, other = match.groups()
+        if colon:
+            key = text
+            continue
+        if other is not None:
+            return (tag, version, "%s", 0, 1), [payload]
+        if text is not None and key in _WORDS and len(text) <= 20:
+            key = None
+            continue  # the word stays in the template
+        parts.append(payload[last:match.start()].replace("%", "%%"))
+        parts.append("%s")
+        last = match.end()
+        if text is not None:
+            bits |= 1 << len(slots)
+            slots.append(text)
+        else:
+            slots.append(int(number) if number is not None else _LITERALS[literal])
+        key = None
+    if len(slots) > SLOTS:
+        return (tag, version, "%s", 0, 1), [payload]
+    parts.append(payload[last:].replace("%", "%%"))
+    return (tag, version, "".join(parts), bits, 0), slots
 
 
 class _Shape:
@@ -453,14 +466,7 @@ def quick_events(
                     if len(seen) >= _RUN_CACHE:
                         seen.clear()
                     tag, version, template, _, raw = kinds.rows[code]
-                    if raw:
-                        payload = element[1]
-                    else:
-                        values = element[1:]
-                        texts = [_scalar(v) for v in values]
-                        for n in where:
-                            texts[n - 1] = _quote(values[n - 1])
-                        payload = template % tuple(texts)
+                    payload = element[1] if raw else template % tuple(map(_scalar, element[1:]))
                     event = seen[key] = make(tag, version, round_, json.loads(payload))
                 events.append(event)
     except Exception:  # damaged: the careful path says how

@@ -200,21 +200,17 @@ class GameStore:
     def _insert_events(
         self, games: list[tuple[int, str, str]], runs: list[tuple[int, int, Any, str]]
     ) -> None:
-        """Insert a batch's events (``eventlog``: each game's texts, its runs), inside its write.
-
-        The guard against REPLACE (``schema.rewrite_guard``) looks every run up
-        once more. This plain INSERT cannot replace a row (a collision fails
-        it), so the guard is set aside for it, in this transaction only: no
-        other connection ever sees the table without it.
-        """
-        name, create = rewrite_guard("event_runs")
+        """Insert a batch's events (``eventlog``: each game's texts, its runs), inside
+        its write, and make the guard of the runs again if it was dropped (``getbit
+        check`` says so; setting it aside around the insert no longer earns anything
+        with a row a round: ``docs/architecture.md``)."""
         conn = self._conn
         conn.executemany(
             "INSERT INTO event_games (game, game_id, strings) VALUES (?, ?, ?)", games
         )
-        conn.execute(f"DROP TRIGGER IF EXISTS {name}")  # dropped by another: made again
         conn.executemany(self._insert_event, runs)
-        conn.execute(create)
+        _, create = rewrite_guard("event_runs")
+        conn.execute(create.replace("CREATE TRIGGER", "CREATE TRIGGER IF NOT EXISTS", 1))
 
     @contextmanager
     def _savepoint(self, batch: _Batch) -> Iterator[sqlite3.Connection]:
