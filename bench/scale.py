@@ -7,7 +7,9 @@ halves side by side) to one file, then, for each number of jobs, times
 ``getbit import --jobs J`` of it into a new store, and says: games per second,
 the store's bytes per byte of the records, the peak memory (the largest
 process, and all of the import's processes together, sampled every 0.2 s),
-and the time of ``getbit stats`` on the result. Run it with the interpreter of
+the CPU time of all its processes (what the times would be on an idle machine:
+about the CPU time for one job, the larger of the writer's and half the whole
+for two), and the time of ``getbit stats`` on the result. Run it with the interpreter of
 the build to measure (the compiled one: ``pip install .``); ``getbit`` is taken
 from next to it. The extrapolation to a million games is linear in N.
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -45,8 +48,12 @@ def _rss(pid: int) -> tuple[int, int]:
     return own, total
 
 
-def run(args: list[str], env: dict[str, str] | None = None) -> tuple[float, int, int, str]:
-    """Seconds, peak KiB of the largest process and of all together, stdout."""
+def run(
+    args: list[str], env: dict[str, str] | None = None
+) -> tuple[float, float, int, int, str]:
+    """Seconds, CPU seconds (all its processes), peak KiB of the largest process and
+    of all together, stdout."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=env)
@@ -63,9 +70,11 @@ def run(args: list[str], env: dict[str, str] | None = None) -> tuple[float, int,
     out, err = proc.communicate()
     seconds = time.perf_counter() - t0
     watcher.join()
+    now = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = now.ru_utime + now.ru_stime - used.ru_utime - used.ru_stime
     if proc.returncode not in (0, 1):
         raise SystemExit(f"{' '.join(args)} failed ({proc.returncode}): {err[-2000:]}")
-    return seconds, peaks[0], peaks[1], out
+    return seconds, cpu, peaks[0], peaks[1], out
 
 
 def simulate(n: int, fmt: str, path: Path) -> float:
@@ -110,17 +119,19 @@ def main() -> None:
         db = folder / f"store-{args.games}-jobs{jobs}.db"
         for leftover in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
             leftover.unlink(missing_ok=True)
-        seconds, own, total, out = run(
+        seconds, cpu, own, total, out = run(
             [str(GETBIT), "import", "--db", str(db), "--jobs", str(jobs), str(records)], env
         )
         stored = db.stat().st_size
         rate = args.games / seconds
         print(f"import --jobs {jobs}: {seconds:7.1f}s  {rate:7,.0f} games/s  "
+              f"(CPU {cpu:6.1f}s, {cpu / args.games * 1000:.2f} ms a game)  "
               f"store {stored / 1e6:7.1f} MB = {stored / size:.2f} x the records  "
               f"peak {own / 1024:5.0f} MiB (all processes {total / 1024:5.0f} MiB)  "
               f"a million: {1e6 / rate / 60:5.1f} min   [{out.strip()}]", flush=True)
-        seconds, own, _, _ = run([str(GETBIT), "stats", "--db", str(db)], env)
-        print(f"  stats on it: {seconds:6.1f}s  peak {own / 1024:5.0f} MiB", flush=True)
+        seconds, cpu, own, _, _ = run([str(GETBIT), "stats", "--db", str(db)], env)
+        print(f"  stats on it: {seconds:6.1f}s (CPU {cpu:.1f}s)  peak {own / 1024:5.0f} MiB",
+              flush=True)
     if args.keep is None:
         shutil.rmtree(folder)
 
