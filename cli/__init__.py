@@ -11,12 +11,14 @@ input's fault: one line on stderr says so; ``GETBIT_DEBUG=1`` shows the tracebac
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 import traceback
 from collections.abc import Iterator
+from contextlib import redirect_stdout
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
@@ -40,6 +42,7 @@ from importers import find_files
 from replay import cli as replay_cli
 from reports import cli as reports_cli
 from store import cli as store_cli
+from store.jobs import default_jobs, in_order
 
 __all__ = ["app", "main"]
 
@@ -87,11 +90,19 @@ def validate(
     as_json: Annotated[
         bool, typer.Option("--json", help="One JSON object per game, for programs")
     ] = False,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", min=1, help="worker processes checking the games "
+                     "(default: the number of cores)"),
+    ] = None,
 ) -> None:
     """Check recorded games against the rules; report every violation."""
     code = EXIT_OK
     counts = {"games": 0, "valid": 0, "invalid": 0, "unfinished": 0, "unchecked": 0}
-    for path in find_files(paths, missing_ok=True):
+    jobs = jobs or default_jobs()
+    if jobs > 1:
+        code = _validate_in_workers(paths, as_json, counts, jobs)
+    for path in find_files(paths, missing_ok=True) if jobs == 1 else ():
         try:
             if not path.exists():  # said, and the other paths are still read
                 raise InputError(f"{path}: no such file or folder")
@@ -113,6 +124,51 @@ def validate(
             + unchecked
         )
     raise typer.Exit(code)
+
+
+def _validate_in_workers(
+    paths: list[Path], as_json: bool, counts: dict[str, int], jobs: int
+) -> int:
+    """``validate`` with the games checked in ``jobs`` worker processes (``store.jobs``):
+    each game's output made there as it would be here, written here in input order."""
+    found = list(find_files(paths, missing_ok=True))
+
+    def items() -> Iterator[RecordedGame | Exception | tuple[str, Exception]]:
+        for path in found:
+            try:
+                if not path.exists():
+                    raise InputError(f"{path}: no such file or folder")
+                yield from _games(path)
+            except InputError as exc:
+                yield exc
+            except Exception as exc:  # a reader's bug: the rest of this file is lost
+                yield str(path), exc
+
+    def work(item: RecordedGame | Exception | tuple[str, Exception]) -> tuple[Any, ...]:
+        mine = dict.fromkeys(counts, 0)
+        with out.capture() as said, err.capture() as warned, redirect_stdout(io.StringIO()) as js:
+            if isinstance(item, InputError):
+                err.print(escape(str(item)))
+                code = EXIT_UNREADABLE
+            elif isinstance(item, tuple):
+                _say_bug(*item)
+                code = EXIT_BUG
+            else:
+                code = _check(item, as_json, mine)  # type: ignore[arg-type]
+        return code, mine, said.get() + js.getvalue(), warned.get()
+
+    code = EXIT_OK
+    for done, mine, said, warned in in_order(items, work, jobs):
+        code = max(code, done)
+        for key, n in mine.items():
+            counts[key] += n
+        if warned:
+            err.file.write(warned)
+            err.file.flush()
+        if said:
+            out.file.write(said)
+            out.file.flush()
+    return code
 
 
 def _check(game: RecordedGame, as_json: bool, counts: dict[str, int]) -> int:

@@ -35,6 +35,7 @@ from store import (
     default_path,
 )
 from store.importing import GameFailure, import_paths, import_revision, revision_hint
+from store.jobs import default_jobs
 
 __all__ = ["history_lines", "register"]
 
@@ -74,6 +75,11 @@ def import_command(
     ] = None,
     reason: Annotated[
         str | None, typer.Option("--reason", help="with --replaces: why (kept in the history)")
+    ] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", min=1, help="worker processes reading and checking the games "
+                     "(default: the number of cores)"),
     ] = None,
 ) -> None:
     """Store recorded games: valid ones, and invalid ones with their violations."""
@@ -127,7 +133,9 @@ def import_command(
                 err.print(f"  {escape(str(v))}")
 
         try:
-            summary = import_paths(store, paths, fmt, valid_only, report_game)
+            summary = import_paths(
+                store, paths, fmt, valid_only, report_game, jobs or default_jobs()
+            )
         except GetbitError as exc:
             raise _fail(exc) from None
     if as_json:

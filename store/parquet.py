@@ -329,7 +329,8 @@ def _write_all(
         "events": (
             _EVENTS,
             (f"SELECT {_select(_EVENTS)}, substr(e.game_id, 1, 1) FROM events e "
-            f"WHERE {where.format(id='e.game_id')} ORDER BY e.rowid"),
+            f"JOIN games g ON g.id = e.game_id "
+            f"WHERE {where.format(id='e.game_id')} ORDER BY g.rowid, e.seq"),
             None,
         ),
         "swimmers": (
