@@ -1,4 +1,4 @@
-"""GBN, the Get Bit! Notation (``GBN.md``): reading records and writing them back.
+"""GBN, the Get Bit! Notation (``GBN.md``): reading records (``gbn_write`` writes them).
 
 The reader is forgiving in layout and strict in meaning: it checks only the
 format, keeps names as written, and leaves the rules to the validator. A syntax
@@ -18,23 +18,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-import attrs
-
 from getbit_events.errors import InputError
 from getbit_events.events import (
-    CardsDiscarded,
-    CardsRevealed,
-    CardsTakenBack,
-    Event,
-    GameStarted,
-    HungerLost,
-    HungerStated,
-    LineStated,
-    SharkCardPlayed,
     SourcePos,
-    SwimmerBitten,
-    SwimmerDevoured,
-    SwimmerMoved,
 )
 from getbit_events.limits import MAX_LINE, MAX_ROUNDS, MAX_TEXT
 from getbit_events.record import (
@@ -45,9 +31,8 @@ from getbit_events.record import (
     RecordedTag,
     Violation,
 )
-from getbit_events.reducer import apply
 from getbit_events.rules import LIMBS, SHARK_CARDS
-from getbit_events.state import GameState
+from importers.gbn_write import outcome_text, write_gbn
 from importers.reading import GameErrors, Held, raw_lines
 
 __all__ = [
@@ -210,14 +195,18 @@ def read_gbn_file(path: str | Path, source: str | None = None) -> list[RecordedG
     return list(iter_gbn_file(path, source))
 
 
-def read_gbn(text: str, source: str = "<text>") -> list[RecordedGame]:
-    """Every game in ``text``, in order; games with syntax errors carry them."""
-    return list(iter_gbn(text, source))
+def read_gbn(text: str, source: str = "<text>", *, fast: bool = True) -> list[RecordedGame]:
+    """Every game in ``text``, in order; games with syntax errors carry them.
+
+    ``fast=False`` reads every round line the careful way, even one of
+    ``write_gbn``'s shape (the tests hold both ways to the same games).
+    """
+    return list(iter_gbn(text, source, fast=fast))
 
 
-def iter_gbn(text: str, source: str = "<text>") -> Iterator[RecordedGame]:
-    """The games of ``text`` one at a time, each as soon as it is read."""
-    return _Reader(source).games(text_lines(text))
+def iter_gbn(text: str, source: str = "<text>", *, fast: bool = True) -> Iterator[RecordedGame]:
+    """The games of ``text`` one at a time, each as soon as it is read (``fast``: read_gbn)."""
+    return _Reader(source, fast).games(text_lines(text))
 
 
 def _after_space(text: str, at: int) -> int:
@@ -350,8 +339,9 @@ class _Reader:
     is held (its error only) until that round line or tag says which game it is in.
     """
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, fast: bool = True) -> None:
         self.source = source
+        self.fast = fast  # a line of write_gbn's shape taken whole (_PLAIN_ROUND)
         self.index = 0
         self.held = Held()  # lines after a game's rounds whose game is not known yet
         self._reset(None)
@@ -400,24 +390,7 @@ class _Reader:
             if body[0] == "#" and fault is None:
                 continue
             indent = len(line) - len(body)
-            tag = body[0] == "["
-            plain: re.Match[str] | None = None
-            written = -1  # the round number the line gives: -1 for a line that is no round
-            if not tag:
-                if "#" in body:
-                    body = body.split("#", 1)[0]
-                body = body.rstrip()
-                if fault is None:
-                    plain = _PLAIN_ROUND.fullmatch(body)
-                if plain is not None:
-                    written = int(plain.group(1))
-                else:
-                    m = _ROUND.match(body)
-                    if m is not None:
-                        digits = m.group(1)
-                        written = int(digits) if len(digits) < 10 else 0
-                    elif self.round_lines and "[" in body and _TAG_INSIDE.search(body):
-                        tag = True  # a tag run into something before it: it starts a game
+            body, tag, plain, written = self._kind(body, fault)
             if self.round_lines:  # which game does this line belong to?
                 if tag:
                     yield from self._next_games(number, indent)
@@ -456,6 +429,28 @@ class _Reader:
             self.start = self.held.start
             self.errors.take(self.held.release())
             yield self._game()
+
+    def _kind(
+        self, body: str, fault: tuple[int, str] | None
+    ) -> tuple[str, bool, re.Match[str] | None, int]:
+        """What a line is: its body without a comment, whether it is a tag, its match of
+        ``_PLAIN_ROUND`` when it has write_gbn's shape, and the round number it gives
+        (-1 for a line that is no round)."""
+        if body[0] == "[":
+            return body, True, None, -1
+        if "#" in body:
+            body = body.split("#", 1)[0]
+        body = body.rstrip()
+        plain = _PLAIN_ROUND.fullmatch(body) if fault is None and self.fast else None
+        if plain is not None:
+            return body, False, plain, int(plain.group(1))
+        m = _ROUND.match(body)
+        if m is not None:
+            digits = m.group(1)
+            return body, False, None, int(digits) if len(digits) < 10 else 0
+        # a tag run into something before it: it starts a game
+        tag = bool(self.round_lines and "[" in body and _TAG_INSIDE.search(body))
+        return body, tag, None, -1
 
     def _has_tag(self, body: str) -> bool:
         """Whether the game has a known tag (one a game gives once) of the name on ``body``."""
@@ -537,6 +532,18 @@ class _Reader:
                 )
             )
             return
+        self._careful_round(body, number, indent, written, index, fault)
+
+    def _careful_round(
+        self,
+        body: str,
+        number: int,
+        indent: int,
+        written: int,
+        index: int,
+        fault: tuple[int, str] | None,
+    ) -> None:
+        """A round line of any layout, read piece by piece: each error where it is."""
         pos = SourcePos(self.source, number, indent + 1)
         if fault is not None:  # keep the count of round lines right for later errors
             self._error(fault[1], number, fault[0], index)
@@ -667,115 +674,3 @@ class _Reader:
             message = f"expected an outcome ({_OUTCOMES}), not {short(text)}"
         self._error(message, line, column, rnd)
         return None
-
-
-# -- writing -------------------------------------------------------------------
-
-
-def outcome_text(steps: Iterable[tuple[Any, ...]], line: Sequence[str]) -> str:
-    """The outcomes after a round's moves, as GBN states them in full (GBN.md).
-
-    ``steps`` are the round's facts after the card moves, each its event class
-    and then the event's fields after ``round`` (``board.Step``); ``line`` is the
-    line after the round. E.g. ``bit Ted left-arm ; refresh Anne ; line Ted, Anne``:
-    bites, devoured swimmers, misses and Exhaustion discards in the order they
-    happened, then who took cards back without a bite (R7), then the line.
-    ``write_gbn`` writes a round's outcomes so, and the validator checks a round
-    read in this form by comparing it with the text of the rules' own outcome.
-    """
-    said: list[str] = []
-    refresh: list[str] = []
-    before: tuple[Any, ...] = (None,)  # the step before
-    for step in steps:
-        kind = step[0]
-        if kind is SwimmerBitten:
-            said.append(f"bit {step[1]} {step[2]}")
-        elif kind is CardsTakenBack:
-            # any take-back but a bite's own (R6), which follows the bitten one's swim
-            if before[0] is not SwimmerMoved or before[1:] != (step[1], "bite"):
-                refresh.append(step[1])
-        elif kind is SwimmerDevoured:
-            said.append(f"out {step[1]}")
-        elif kind is HungerLost:
-            said.append("miss")
-            said.append(f"hunger {step[1]}")
-        elif kind is CardsDiscarded:
-            said.append("discard " + ", ".join([f"{n} {v}" for n, v in step[1]]))
-        elif kind is HungerStated:
-            said.append(f"hunger {step[1]}")
-        elif kind is LineStated:  # the line as the record states it, kept
-            line = step[1]
-        before = step
-    if refresh:
-        said.append("refresh " + ", ".join(refresh))
-    if line:  # a line devoured to nobody (as a wrong record may say) has no names to state
-        said.append("line " + ", ".join(line))
-    return " ; ".join(said)
-
-
-def _quote(value: str) -> str:
-    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def write_gbn(games: Iterable[Iterable[Event]], outcomes: bool = True) -> str:
-    """Canonical GBN for complete event streams, one game after another.
-
-    With ``outcomes`` every outcome is stated (limbs, take-backs, the line),
-    so the record checks itself; without, only the cards are written.
-    """
-    return "\n".join(_write_game(list(events), outcomes) for events in games)
-
-
-def _write_game(events: list[Event], outcomes: bool) -> str:
-    setup = events[0]
-    if not isinstance(setup, GameStarted):
-        raise ValueError("a game's events start with game-started")
-    out = [f"[{k} {_quote(v)}]" for k, v in setup.tags]
-    out.append(f"[Line {_quote(', '.join(setup.line))}]")
-    if setup.variant != "standard":
-        out.append(f"[Variant {_quote(setup.variant)}]")
-    if setup.memory:
-        out.append('[Memory "on"]')
-    if setup.automaton:
-        out.append(f"[Automaton {_quote(setup.automaton)}]")
-    if setup.teams:
-        teams = "; ".join(f"{p}: {', '.join(t)}" for p, t in setup.teams)
-        out.append(f"[Teams {_quote(teams)}]")
-    if setup.shark:
-        out.append(f"[Shark {_quote(setup.shark)}]")
-    winner_at = len(out)
-    out.append("")
-    state = apply(None, setup)
-    rnd: list[Event] = []
-    for event in events[1:]:
-        if rnd and event.round != rnd[0].round:
-            out.append(_write_round(rnd, state, outcomes))
-            rnd = []
-        state = apply(state, event)
-        rnd.append(event)
-    if rnd:
-        out.append(_write_round(rnd, state, outcomes))
-    claimed = any(k.casefold() == "winner" for k, _ in setup.tags)  # as recorded, kept
-    if state.winner is not None and not claimed:
-        out.insert(winner_at, f"[Winner {_quote(state.winner)}]")
-    return "\n".join(out) + "\n"
-
-
-def _write_round(events: list[Event], state: GameState, outcomes: bool) -> str:
-    r = events[0].round
-    plays: list[str] = []
-    for e in events:
-        if isinstance(e, CardsRevealed):
-            if e.number is not None:  # the round's number as the record wrote it
-                r = e.number
-            plays.extend(f"{n} {'-' if v is None else v}" for n, v in e.cards)
-        elif isinstance(e, SharkCardPlayed):
-            plays.append(f"{e.shark} {e.card}")
-    text = f"{r}. " + ", ".join(plays)
-    if outcomes:
-        # each event as a step: its class, then its fields between round and pos
-        steps = [(type(e), *attrs.astuple(e, recurse=False)[1:-1]) for e in events]
-        said = outcome_text(steps, state.line)
-        if said:
-            text += " ; " + said
-    return text

@@ -1,5 +1,5 @@
-"""JSON Lines event logs (``docs/events.md``): reading them as recorded games, streaming,
-and writing event streams as logs.
+"""JSON Lines event logs (``docs/events.md``) read as recorded games, streaming; a
+log's lines are parsed in ``jsonl_lines`` and logs written in ``jsonl_write``.
 
 A log holds games one after another; a game's events come together, its
 ``game-started`` first, ``seq`` counting 1, 2, 3 ... A log may hold only the
@@ -18,9 +18,7 @@ and ``write_jsonl`` writes no game the reader would refuse.
 
 from __future__ import annotations
 
-import json
-import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -53,8 +51,9 @@ from getbit_events.record import (
     RecordedTag,
     Violation,
 )
-from importers.reading import raw_lines
-from importers.wire import event_from_wire, event_to_wire
+from importers.jsonl_lines import MAX_DEPTH, NO_CLUE, Clue, objects
+from importers.jsonl_write import name_fault, setup_names, short, write_jsonl
+from importers.wire import event_from_wire
 
 __all__ = [
     "MAX_DEPTH",
@@ -62,16 +61,8 @@ __all__ = [
     "iter_jsonl",
     "iter_jsonl_file",
     "read_jsonl",
-    "read_jsonl_file",
     "write_jsonl",
 ]
-
-#: the deepest nesting of JSON arrays and objects read: an event needs 3
-MAX_DEPTH = 16
-_SEPARATORS = frozenset(",;:\n\r")  # these would split a name once it is a GBN tag
-
-
-# -- reading -------------------------------------------------------------------
 
 
 def read_jsonl(text: str, source: str = "<text>") -> list[RecordedGame]:
@@ -79,11 +70,6 @@ def read_jsonl(text: str, source: str = "<text>") -> list[RecordedGame]:
     import io
 
     return list(iter_jsonl(io.BytesIO(text.encode("utf-8")), source))
-
-
-def read_jsonl_file(path: str | Path, source: str | None = None) -> list[RecordedGame]:
-    """Every game of a log file (InputError when the file cannot be opened)."""
-    return list(iter_jsonl_file(path, source))
 
 
 def iter_jsonl_file(path: str | Path, source: str | None = None) -> Iterator[RecordedGame]:
@@ -103,7 +89,7 @@ def iter_jsonl(stream: IO[bytes], source: str) -> Iterator[RecordedGame]:
     game: _Game | None = None
     index = 0
     held: _Game | None = None  # broken lines after `game`, whose game is not known yet
-    for number, data, error, clue in _objects(stream, source):
+    for number, data, error, clue in objects(stream, source):
         pos = SourcePos(source, number, 1)
         if data is None:  # a line that is no event: which game it is in, say the lines about
             assert error is not None
@@ -139,7 +125,7 @@ def iter_jsonl(stream: IO[bytes], source: str) -> Iterator[RecordedGame]:
             error = Violation(
                 "syntax",
                 f"'game' is the game's id, a text of 1 to {MAX_TEXT} characters, "
-                f"not {_short(game_id)}",
+                f"not {short(game_id)}",
                 pos,
             )
             if game is not None and (tag == "game-started" or game.ended is not None):
@@ -159,14 +145,14 @@ def iter_jsonl(stream: IO[bytes], source: str) -> Iterator[RecordedGame]:
             game = _Game(source, index, game_id, pos)
             error = Violation(
                 "syntax",
-                f"game {_short(game_id)} starts with {_short(tag)}; a game's first event "
+                f"game {short(game_id)} starts with {short(tag)}; a game's first event "
                 "is game-started",
                 pos,
             )
         elif game_id != game.id:
             error = Violation(
                 "syntax",
-                f"an event for game {_short(game_id)} inside game {_short(game.id)}: "
+                f"an event for game {short(game_id)} inside game {short(game.id)}: "
                 "a log holds each game's events together, game-started first",
                 pos,
             )
@@ -191,125 +177,6 @@ def iter_jsonl(stream: IO[bytes], source: str) -> Iterator[RecordedGame]:
         yield game.finish()
 
 
-#: What a line that is no event still seems to say: its ``game`` and its ``seq``.
-_Clue = tuple[str | None, int | None]
-_NO_CLUE: _Clue = (None, None)
-_GAME_CLUE = re.compile(rb'"game"\s*:\s*"([^"\\\x00-\x1f]{1,1000})"')
-_SEQ_CLUE = re.compile(rb'"seq"\s*:\s*([0-9]{1,9})(?![0-9])')
-
-
-def _clue(raw: bytes) -> _Clue:
-    """The ``game`` and ``seq`` a broken line seems to hold, where they can be read."""
-    found = _GAME_CLUE.search(raw)
-    game: str | None = None
-    if found is not None:
-        try:
-            game = found.group(1).decode("utf-8")
-        except UnicodeDecodeError:
-            game = None
-    seq = _SEQ_CLUE.search(raw)
-    return game, int(seq.group(1)) if seq is not None else None
-
-
-def _objects(
-    stream: IO[bytes], source: str
-) -> Iterator[tuple[int, dict[str, Any] | None, Violation | None, _Clue]]:
-    """Each non-blank line as a JSON object, or the reason it is not one and what it
-    still seems to say (``_clue``)."""
-    for number, raw, too_long in raw_lines(stream):
-        if too_long:  # only its first MAX_LINE + 1 bytes were read
-            yield (
-                number,
-                None,
-                _syntax(
-                    source,
-                    number,
-                    1,
-                    f"the line is longer than {MAX_LINE} bytes (the limit of every record "
-                    "format); an event is a few hundred",
-                ),
-                _clue(raw[:4096]),
-            )
-            continue
-        if not raw.strip():
-            continue
-        data, reason, column = _parse(raw)
-        if reason is not None:
-            if not raw.endswith(b"\n") and reason.startswith("not JSON"):
-                reason = "the file ends in the middle of an event (is it cut off?); " + reason
-            yield number, None, _syntax(source, number, column, reason), _clue(raw)
-        else:
-            yield number, data, None, _NO_CLUE
-
-
-def _short(value: object) -> str:
-    """A value as JSON for a message, cut short when it is long."""
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _syntax(source: str, line: int, column: int, message: str) -> Violation:
-    return Violation("syntax", message, SourcePos(source, line, column))
-
-
-def _parse(raw: bytes) -> tuple[dict[str, Any] | None, str | None, int]:
-    nul = raw.find(b"\0")
-    if nul >= 0:
-        return None, "a NUL byte; this is not a text file", nul + 1
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return None, f"not UTF-8 text (byte 0x{raw[exc.start]:02x})", exc.start + 1
-    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH:
-        depth, column = _depth(text)
-        if depth > MAX_DEPTH:
-            return (
-                None,
-                f"JSON nested {MAX_DEPTH + 1} or more deep; an event is nested at most 3 deep",
-                column,
-            )
-    try:
-        data = _DECODER.decode(text.rstrip("\r\n"))
-    except json.JSONDecodeError as exc:
-        return None, f"not JSON: {exc.msg}", exc.colno
-    except ValueError as exc:
-        return None, f"not JSON: {exc}", 1
-    if not isinstance(data, dict):
-        kind = "a list" if isinstance(data, list) else f"the value {text.strip()[:20]}"
-        return None, f"expected a JSON object {{...}} per line, not {kind}", 1
-    return data, None, 1
-
-
-def _no_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-_DECODER = json.JSONDecoder(parse_constant=_no_constant)
-
-
-def _depth(text: str) -> tuple[int, int]:
-    """The deepest nesting of ``text`` outside strings, and the column where it passed the limit."""
-    depth = 0
-    in_string = escaped = False
-    for column, char in enumerate(text, 1):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                return depth, column
-        elif char in "]}":
-            depth -= 1
-    return depth, 1
-
-
 class _Game:
     """One game of the log as it is read: its set-up, rounds so far and errors."""
 
@@ -319,7 +186,7 @@ class _Game:
         index: int,
         game_id: str | None,
         pos: SourcePos,
-        clue: _Clue = _NO_CLUE,
+        clue: Clue = NO_CLUE,
     ) -> None:
         self.source = source
         self.clue = clue  # for a game begun by a broken line: what that line seems to say
@@ -366,7 +233,7 @@ class _Game:
             self.error(
                 Violation(
                     "syntax",
-                    f"seq {_short(seq)} where seq {self.next_seq} comes next: the game's "
+                    f"seq {short(seq)} where seq {self.next_seq} comes next: the game's "
                     "events are out of sequence or one is missing",
                     pos,
                 )
@@ -439,8 +306,8 @@ class _Game:
         self.rounds[-1].append(event)
 
     def check_names(self, setup: GameStarted, pos: SourcePos) -> None:
-        for name in _names(setup):
-            fault = _name_fault(name)
+        for name in setup_names(setup):
+            fault = name_fault(name)
             if fault is not None:
                 self.error(Violation("bad-name", fault, pos))
                 return
@@ -559,83 +426,3 @@ class _Game:
         return tuple(out)
 
 
-def _names(setup: GameStarted) -> list[str]:
-    """Every name a set-up gives: the line, the teams' players and swimmers, the Shark
-    and the automaton."""
-    names = [*setup.line, *(p for p, _ in setup.teams)]
-    names += [s for _, team in setup.teams for s in team]
-    names += [n for n in (setup.shark, setup.automaton) if n is not None]
-    return names
-
-
-def _name_fault(name: str) -> str | None:
-    """Why ``name`` cannot be a name, or None.
-
-    A name is kept as given, so it must read the same in every format: GBN strips
-    the spaces around a name and splits it at , ; : (and at a line's end), so a
-    name that begins or ends with a space (a tab, a no-break space, U+2028 ...) or
-    holds one of those is refused here too, rather than be compared as another name.
-    """
-    if not name.strip() or any(c in _SEPARATORS for c in name):
-        return (
-            f"{name!r} is not a name: names are not empty and hold none of "
-            ', ; : # [ ] "'
-        )
-    if name != name.strip():
-        return (
-            f"{name!r} is not a name: a name does not begin or end with a space "
-            "(a tab, a no-break space, a line separator ...), which GBN would drop"
-        )
-    return None
-
-
-# -- writing -------------------------------------------------------------------
-
-
-def write_jsonl(games: Iterable[tuple[str, Sequence[Event]]]) -> Iterator[str]:
-    """The log lines (each ending in a newline) of ``(game id, events)`` pairs.
-
-    A game the reader would refuse (an id or a name past ``MAX_TEXT`` characters, a
-    name it cannot take, a line past ``MAX_LINE`` bytes) raises InputError naming it
-    before any of its lines is written: the games before it are written whole.
-    """
-    for game_id, events in games:
-        lines = [
-            json.dumps(
-                event_to_wire(event, game_id, seq), ensure_ascii=False, separators=(",", ":")
-            )
-            + "\n"
-            for seq, event in enumerate(events, 1)
-        ]
-        fault = _unreadable(game_id, events, lines)
-        if fault is not None:
-            raise InputError(
-                f"game {_short(game_id)} cannot be written as JSON Lines, which would "
-                f"refuse it: {fault}"
-            )
-        yield from lines
-
-
-def _unreadable(game_id: str, events: Sequence[Event], lines: Sequence[str]) -> str | None:
-    """Why the reader would refuse these lines of a game, or None.
-
-    Every text of a game comes from its set-up (names, tags) or is one of the
-    rules' own words, and only the set-up's line can grow long: it is the one checked.
-    """
-    if not 0 < len(game_id) <= MAX_TEXT:
-        return f"its id is {len(game_id)} characters long; 1 to {MAX_TEXT}"
-    if not events or not isinstance(events[0], GameStarted):
-        return None
-    setup = events[0]
-    texts = [*_names(setup), *(t for tag in setup.tags for t in tag), setup.variant]
-    for text in texts:
-        if len(text) > MAX_TEXT:
-            return f"{_short(text)} is {len(text)} characters long; at most {MAX_TEXT}"
-    for name in _names(setup):
-        fault = _name_fault(name)
-        if fault is not None:
-            return fault
-    size = len(lines[0].encode("utf-8"))
-    if size > MAX_LINE:
-        return f"its game-started line is {size} bytes long; at most {MAX_LINE}"
-    return None

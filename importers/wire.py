@@ -130,12 +130,6 @@ def _make_converter() -> cattrs.Converter:
 
 #: The one converter for events: strict structuring, extra keys refused.
 converter = _make_converter()
-# The same converter's hooks without detailed validation: the fast path for input
-# that fits; input that does not is structured again in detail for the message.
-_FAST: dict[type[Any], Callable[[Any, Any], Any]] = {
-    cls: make_dict_structure_fn(cls, converter, _cattrs_detailed_validation=False)
-    for cls in EVENT_TYPES.values()
-}
 
 
 # -- upcasters -----------------------------------------------------------------
@@ -191,43 +185,27 @@ def payload(event: Event) -> dict[str, Any]:
     return _PAYLOAD[type(event)](event)
 
 
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-# The C encoder made once (json.JSONEncoder.encode makes one per call): the same
-# compact text in a third of the time; plain encode where C speed-ups are missing.
-_c_make_encoder = getattr(json.encoder, "c_make_encoder", None)
-_C_ENCODER = (
-    _c_make_encoder(
-        None, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",", False, False, True
-    )
-    if _c_make_encoder is not None
-    else None
-)
+# -- the store's fast path: its own payloads, written and read back ------------
+# The store writes every event's payload and reads it back from validated events
+# it wrote itself. Like the reducer it trusts them: the commonest classes are
+# written straight from their fields, and every class is read back straight into
+# its constructor. tests/test_serialize.py holds both to the converter, class by
+# class and on random games (docs/architecture.md, "Speed tricks").
 
+_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
-def _compact(value: Any) -> str:
-    """Compact JSON text of a plain value (what ``payload_json`` writes inside)."""
-    if _C_ENCODER is not None:
-        return "".join(_C_ENCODER(value, 0))
-    return _ENCODER.encode(value)  # pragma: no cover - CPython has the C encoder
-
-
-_text = json.encoder.encode_basestring  # a JSON string, non-ASCII kept (ensure_ascii=False)
-
-# The store writes every event's payload, so the commonest are written straight
-# from their fields: the same text as the converter's (tests/test_serialize.py
-# checks every class), at a third of the cost. Others go through the converter.
 _PAYLOAD_TEXT: dict[type[Any], Callable[[Any], str]] = {
-    CardChosen: lambda e: f'{{"who":{_text(e.who)}}}',
+    CardChosen: lambda e: f'{{"who":{_json(e.who)}}}',
     CardsRevealed: lambda e: (
-        f'{{"cards":{_compact(e.cards)}}}'
+        f'{{"cards":{_json(e.cards)}}}'
         if e.number is None
-        else f'{{"cards":{_compact(e.cards)},"number":{e.number}}}'
+        else f'{{"cards":{_json(e.cards)},"number":{e.number}}}'
     ),
-    SharkCardPlayed: lambda e: f'{{"shark":{_text(e.shark)},"card":{_text(e.card)}}}',
-    SwimmerMoved: lambda e: f'{{"who":{_text(e.who)},"why":{_text(e.why)}}}',
-    SwimmerBitten: lambda e: f'{{"who":{_text(e.who)},"limb":{_text(e.limb)}}}',
-    SwimmerDevoured: lambda e: f'{{"who":{_text(e.who)},"why":{_text(e.why)}}}',
-    CardsTakenBack: lambda e: f'{{"who":{_text(e.who)},"cards":{_compact(e.cards)}}}',
+    SharkCardPlayed: lambda e: f'{{"shark":{_json(e.shark)},"card":{_json(e.card)}}}',
+    SwimmerMoved: lambda e: f'{{"who":{_json(e.who)},"why":{_json(e.why)}}}',
+    SwimmerBitten: lambda e: f'{{"who":{_json(e.who)},"limb":{_json(e.limb)}}}',
+    SwimmerDevoured: lambda e: f'{{"who":{_json(e.who)},"why":{_json(e.why)}}}',
+    CardsTakenBack: lambda e: f'{{"who":{_json(e.who)},"cards":{_json(e.cards)}}}',
 }
 
 
@@ -236,7 +214,65 @@ def payload_json(event: Event) -> str:
     fast = _PAYLOAD_TEXT.get(type(event))
     if fast is not None:
         return fast(event)
-    return _compact(payload(event))
+    return _json(payload(event))
+
+
+def _builder(tp: Any) -> Callable[[Any], Any] | None:
+    """How to turn a JSON value into a field of type ``tp``; None when it is already one."""
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            inner = _builder(args[0])
+            if inner is None:
+                return tuple
+            return lambda v: tuple(map(inner, v))
+        inners = [_builder(a) for a in args]
+        if all(i is None for i in inners):
+            return tuple
+        return lambda v: tuple(x if f is None else f(x) for f, x in zip(inners, v, strict=True))
+    if origin in (typing.Union, types.UnionType):
+        inners = [_builder(a) for a in args if a is not _NoneType]
+        if all(i is None for i in inners):
+            return None
+        first = inners[0]
+        assert first is not None
+        return lambda v: None if v is None else first(v)
+    return None
+
+
+def _trusted_maker(cls: type[Any]) -> Callable[[int, dict[str, Any]], Any]:
+    """``make(round, data)``: the class called with the payload's fields, unchecked."""
+    # (name, how to build it or None, whether the payload always has it)
+    fields = [
+        (f.name, _builder(f.type), f.default is attrs.NOTHING)
+        for f in attrs.fields(cls)
+        if f.name not in ("round", "pos")
+    ]
+
+    def make(round_: int, data: dict[str, Any]) -> Any:
+        given: dict[str, Any] = {}
+        for name, build, always in fields:
+            if always or name in data:  # a field with a default may be left out
+                value = data[name]
+                given[name] = value if build is None else build(value)
+        return cls(round_, **given)
+
+    return make
+
+
+_TRUSTED = {cls.TYPE: (cls.VERSION, _trusted_maker(cls)) for cls in EVENT_TYPES.values()}
+
+
+def trusted_event(tag: str, version: int, round_: int, data: dict[str, Any]) -> Event:
+    """The event of a payload this program wrote (the store's), built without checks.
+
+    An old version still goes through its upcasters and the checked path.
+    """
+    known = _TRUSTED.get(tag)
+    if known is None or known[0] != version:
+        return event_from_payload(tag, version, round_, data)
+    event: Event = known[1](round_, data)
+    return event
 
 
 def event_to_wire(event: Event, game: str, seq: int) -> dict[str, Any]:
@@ -288,13 +324,9 @@ def event_from_payload(
     if pos is not None:
         data["pos"] = pos
     try:
-        event: Event = _FAST[cls](data, cls)
-    except Exception:  # any failure: structure again in detail to say why
-        try:
-            converter.structure(data, cls)
-        except (cattrs.BaseValidationError, ValueError, TypeError, KeyError) as exc:
-            raise InputError(f"{tag}: {_describe(exc)}") from None
-        raise InputError(f"{tag}: the fields do not fit") from None  # pragma: no cover
+        event: Event = converter.structure(data, cls)
+    except (cattrs.BaseValidationError, ValueError, TypeError, KeyError) as exc:
+        raise InputError(f"{tag}: {_describe(exc)}") from None
     return event
 
 
@@ -315,70 +347,6 @@ def event_from_wire(data: Mapping[str, Any], pos: SourcePos | None = None) -> Ev
 
 
 _NOT_FIELDS = frozenset((*ENVELOPE, "round", "pos"))
-
-
-# -- the trusted path ----------------------------------------------------------
-# The store reads back payloads it wrote itself from validated events: like the
-# reducer, it trusts them, and builds each event straight from its fields.
-
-
-def _builder(tp: Any) -> Callable[[Any], Any] | None:
-    """How to turn a JSON value into a field of type ``tp``; None when it is already one."""
-    origin, args = typing.get_origin(tp), typing.get_args(tp)
-    if origin is tuple:
-        if len(args) == 2 and args[1] is Ellipsis:
-            inner = _builder(args[0])
-            if inner is None:
-                return tuple
-            return lambda v: tuple(map(inner, v))
-        inners = [_builder(a) for a in args]
-        if all(i is None for i in inners):
-            return tuple
-        return lambda v: tuple(x if f is None else f(x) for f, x in zip(inners, v, strict=True))
-    if origin in (typing.Union, types.UnionType):
-        inners = [_builder(a) for a in args if a is not _NoneType]
-        if all(i is None for i in inners):
-            return None
-        first = inners[0]
-        assert first is not None
-        return lambda v: None if v is None else first(v)
-    return None
-
-
-def _trusted_maker(cls: type[Any]) -> Callable[[int, dict[str, Any]], Any]:
-    """``make(round, data)``: one generated call of the class, fields in order."""
-    scope: dict[str, Any] = {"cls": cls}
-    args = ["r"]
-    after_pos = False  # a field after ``pos`` is given by name (CardsRevealed.number)
-    for k, f in enumerate(a for a in attrs.fields(cls) if a.name != "round"):
-        if f.name == "pos":
-            after_pos = True
-            continue
-        build = _builder(f.type)
-        # a field with a default may be left out of the payload (CardsRevealed.number)
-        value = f"d[{f.name!r}]" if f.default is attrs.NOTHING else f"d.get({f.name!r})"
-        if build is not None:
-            scope[f"b{k}"] = build
-            value = f"b{k}({value})"
-        args.append(f"{f.name}={value}" if after_pos else value)
-    exec(f"def make(r, d):\n    return cls({', '.join(args)})\n", scope)  # names are ours
-    make: Callable[[int, dict[str, Any]], Any] = scope["make"]
-    return make
-
-
-_TRUSTED = {cls.TYPE: (cls.VERSION, _trusted_maker(cls)) for cls in EVENT_TYPES.values()}
-
-
-def trusted_event(tag: str, version: int, round_: int, data: dict[str, Any]) -> Event:
-    """The event of a payload this program wrote (the store's), built without checks.
-
-    An old version still goes through its upcasters and the checked path.
-    """
-    known = _TRUSTED.get(tag)
-    if known is None or known[0] != version:
-        return event_from_payload(tag, version, round_, data)
-    event: Event = known[1](round_, data)
-    return event
 
 
 # -- JSON Schema ---------------------------------------------------------------

@@ -2,13 +2,12 @@
 streaks and ratings, from the store's read model or straight from record files.
 
 Everything is computed from ``store.readmodel`` rows (``stats``); the
-same numbers come from a fold over the events (``fold``), and from a store's
-totals read model (``totals``: what ``getbit stats`` reads when it can). ``render`` and
+same numbers come from a store's totals read model (``totals``: what
+``getbit stats`` reads when it can). ``render`` and
 ``html`` turn a report into tables, JSON, CSV and a self-contained page;
 ``game`` summarises one game.
 """
 
-from reports.fold import fold_report, fold_rows
 from reports.game import GameSummary, summarise_game
 from reports.selection import Aliases, Filters
 from reports.sources import row_tuples, rows_from_reports
@@ -22,8 +21,6 @@ __all__ = [
     "PlayerStats",
     "StatsReport",
     "build_report",
-    "fold_report",
-    "fold_rows",
     "report_from_tuples",
     "row_tuples",
     "rows_from_reports",

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fold_counts import fold_rows
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import drawn_games, simulated_games
@@ -26,7 +27,6 @@ from getbit_events.events import (
 from getbit_events.simulate import simulate_game, simulate_games
 from getbit_events.validate import validate_game
 from importers.gbn import read_gbn, read_gbn_file, write_gbn
-from reports.fold import fold_rows
 from store import GameStore
 from store.readmodel import COLUMNS, KEY, STATUSES, game_status, iso_date, rows
 

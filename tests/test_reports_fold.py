@@ -11,12 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from fold_counts import GameEvents, fold_report
 
 from getbit_events.events import Event, GameStarted
 from getbit_events.simulate import simulate_game
 from getbit_events.validate import GameReport, validate_game
 from importers.gbn import read_gbn, write_gbn
-from reports.fold import GameEvents, fold_report
 from reports.selection import Aliases, Filters
 from reports.stats import build_report
 from store import GameStore

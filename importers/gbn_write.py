@@ -1,0 +1,140 @@
+"""Event streams written as GBN (``GBN.md``), and a round's outcomes in GBN's words.
+
+``outcome_text`` is shared with the reader: a round line of ``write_gbn``'s
+shape is checked by comparing its outcomes with the rules' own, in these words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import attrs
+
+from getbit_events.events import (
+    CardsDiscarded,
+    CardsRevealed,
+    CardsTakenBack,
+    Event,
+    GameStarted,
+    HungerLost,
+    HungerStated,
+    LineStated,
+    SharkCardPlayed,
+    SwimmerBitten,
+    SwimmerDevoured,
+    SwimmerMoved,
+)
+from getbit_events.reducer import apply
+from getbit_events.state import GameState
+
+__all__ = ["outcome_text", "write_gbn"]
+
+
+def outcome_text(steps: Iterable[tuple[Any, ...]], line: Sequence[str]) -> str:
+    """The outcomes after a round's moves, as GBN states them in full (GBN.md).
+
+    ``steps`` are the round's facts after the card moves, each its event class
+    and then the event's fields after ``round`` (``board.Step``); ``line`` is the
+    line after the round. E.g. ``bit Ted left-arm ; refresh Anne ; line Ted, Anne``:
+    bites, devoured swimmers, misses and Exhaustion discards in the order they
+    happened, then who took cards back without a bite (R7), then the line.
+    ``write_gbn`` writes a round's outcomes so, and the validator checks a round
+    read in this form by comparing it with the text of the rules' own outcome.
+    """
+    said: list[str] = []
+    refresh: list[str] = []
+    before: tuple[Any, ...] = (None,)  # the step before
+    for step in steps:
+        kind = step[0]
+        if kind is SwimmerBitten:
+            said.append(f"bit {step[1]} {step[2]}")
+        elif kind is CardsTakenBack:
+            # any take-back but a bite's own (R6), which follows the bitten one's swim
+            if before[0] is not SwimmerMoved or before[1:] != (step[1], "bite"):
+                refresh.append(step[1])
+        elif kind is SwimmerDevoured:
+            said.append(f"out {step[1]}")
+        elif kind is HungerLost:
+            said.append("miss")
+            said.append(f"hunger {step[1]}")
+        elif kind is CardsDiscarded:
+            said.append("discard " + ", ".join([f"{n} {v}" for n, v in step[1]]))
+        elif kind is HungerStated:
+            said.append(f"hunger {step[1]}")
+        elif kind is LineStated:  # the line as the record states it, kept
+            line = step[1]
+        before = step
+    if refresh:
+        said.append("refresh " + ", ".join(refresh))
+    if line:  # a line devoured to nobody (as a wrong record may say) has no names to state
+        said.append("line " + ", ".join(line))
+    return " ; ".join(said)
+
+
+def _quote(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def write_gbn(games: Iterable[Iterable[Event]], outcomes: bool = True) -> str:
+    """Canonical GBN for complete event streams, one game after another.
+
+    With ``outcomes`` every outcome is stated (limbs, take-backs, the line),
+    so the record checks itself; without, only the cards are written.
+    """
+    return "\n".join(_write_game(list(events), outcomes) for events in games)
+
+
+def _write_game(events: list[Event], outcomes: bool) -> str:
+    setup = events[0]
+    if not isinstance(setup, GameStarted):
+        raise ValueError("a game's events start with game-started")
+    out = [f"[{k} {_quote(v)}]" for k, v in setup.tags]
+    out.append(f"[Line {_quote(', '.join(setup.line))}]")
+    if setup.variant != "standard":
+        out.append(f"[Variant {_quote(setup.variant)}]")
+    if setup.memory:
+        out.append('[Memory "on"]')
+    if setup.automaton:
+        out.append(f"[Automaton {_quote(setup.automaton)}]")
+    if setup.teams:
+        teams = "; ".join(f"{p}: {', '.join(t)}" for p, t in setup.teams)
+        out.append(f"[Teams {_quote(teams)}]")
+    if setup.shark:
+        out.append(f"[Shark {_quote(setup.shark)}]")
+    winner_at = len(out)
+    out.append("")
+    state = apply(None, setup)
+    rnd: list[Event] = []
+    for event in events[1:]:
+        if rnd and event.round != rnd[0].round:
+            out.append(_write_round(rnd, state, outcomes))
+            rnd = []
+        state = apply(state, event)
+        rnd.append(event)
+    if rnd:
+        out.append(_write_round(rnd, state, outcomes))
+    claimed = any(k.casefold() == "winner" for k, _ in setup.tags)  # as recorded, kept
+    if state.winner is not None and not claimed:
+        out.insert(winner_at, f"[Winner {_quote(state.winner)}]")
+    return "\n".join(out) + "\n"
+
+
+def _write_round(events: list[Event], state: GameState, outcomes: bool) -> str:
+    r = events[0].round
+    plays: list[str] = []
+    for e in events:
+        if isinstance(e, CardsRevealed):
+            if e.number is not None:  # the round's number as the record wrote it
+                r = e.number
+            plays.extend(f"{n} {'-' if v is None else v}" for n, v in e.cards)
+        elif isinstance(e, SharkCardPlayed):
+            plays.append(f"{e.shark} {e.card}")
+    text = f"{r}. " + ", ".join(plays)
+    if outcomes:
+        # each event as a step: its class, then its fields between round and pos
+        steps = [(type(e), *attrs.astuple(e, recurse=False)[1:-1]) for e in events]
+        said = outcome_text(steps, state.line)
+        if said:
+            text += " ; " + said
+    return text

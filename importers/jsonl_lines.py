@@ -1,0 +1,135 @@
+"""A JSON Lines log's lines as JSON objects, each checked before it is parsed.
+
+A line longer than ``MAX_LINE`` bytes, or JSON nested deeper than ``MAX_DEPTH``,
+is refused before any parser sees it; a line that is no event still says what it
+seems to be about (its ``clue``), so the reader can tell which game it spoils.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import IO, Any
+
+from getbit_events.events import SourcePos
+from getbit_events.limits import MAX_LINE
+from getbit_events.record import Violation
+from importers.reading import raw_lines
+
+__all__ = ["MAX_DEPTH", "NO_CLUE", "Clue", "clue", "objects"]
+
+#: the deepest nesting of JSON arrays and objects read: an event needs 3
+MAX_DEPTH = 16
+
+#: What a line that is no event still seems to say: its ``game`` and its ``seq``.
+Clue = tuple[str | None, int | None]
+NO_CLUE: Clue = (None, None)
+_GAME_CLUE = re.compile(rb'"game"\s*:\s*"([^"\\\x00-\x1f]{1,1000})"')
+_SEQ_CLUE = re.compile(rb'"seq"\s*:\s*([0-9]{1,9})(?![0-9])')
+
+
+def clue(raw: bytes) -> Clue:
+    """The ``game`` and ``seq`` a broken line seems to hold, where they can be read."""
+    found = _GAME_CLUE.search(raw)
+    game: str | None = None
+    if found is not None:
+        try:
+            game = found.group(1).decode("utf-8")
+        except UnicodeDecodeError:
+            game = None
+    seq = _SEQ_CLUE.search(raw)
+    return game, int(seq.group(1)) if seq is not None else None
+
+
+def objects(
+    stream: IO[bytes], source: str
+) -> Iterator[tuple[int, dict[str, Any] | None, Violation | None, Clue]]:
+    """Each non-blank line as a JSON object, or the reason it is not one and what it
+    still seems to say (``clue``)."""
+    for number, raw, too_long in raw_lines(stream):
+        if too_long:  # only its first MAX_LINE + 1 bytes were read
+            yield (
+                number,
+                None,
+                _syntax(
+                    source,
+                    number,
+                    1,
+                    f"the line is longer than {MAX_LINE} bytes (the limit of every record "
+                    "format); an event is a few hundred",
+                ),
+                clue(raw[:4096]),
+            )
+            continue
+        if not raw.strip():
+            continue
+        data, reason, column = _parse(raw)
+        if reason is not None:
+            if not raw.endswith(b"\n") and reason.startswith("not JSON"):
+                reason = "the file ends in the middle of an event (is it cut off?); " + reason
+            yield number, None, _syntax(source, number, column, reason), clue(raw)
+        else:
+            yield number, data, None, NO_CLUE
+
+
+def _syntax(source: str, line: int, column: int, message: str) -> Violation:
+    return Violation("syntax", message, SourcePos(source, line, column))
+
+
+def _parse(raw: bytes) -> tuple[dict[str, Any] | None, str | None, int]:
+    nul = raw.find(b"\0")
+    if nul >= 0:
+        return None, "a NUL byte; this is not a text file", nul + 1
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, f"not UTF-8 text (byte 0x{raw[exc.start]:02x})", exc.start + 1
+    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH:
+        depth, column = _depth(text)
+        if depth > MAX_DEPTH:
+            return (
+                None,
+                f"JSON nested {MAX_DEPTH + 1} or more deep; an event is nested at most 3 deep",
+                column,
+            )
+    try:
+        data = _DECODER.decode(text.rstrip("\r\n"))
+    except json.JSONDecodeError as exc:
+        return None, f"not JSON: {exc.msg}", exc.colno
+    except ValueError as exc:
+        return None, f"not JSON: {exc}", 1
+    if not isinstance(data, dict):
+        kind = "a list" if isinstance(data, list) else f"the value {text.strip()[:20]}"
+        return None, f"expected a JSON object {{...}} per line, not {kind}", 1
+    return data, None, 1
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)
+
+
+def _depth(text: str) -> tuple[int, int]:
+    """The deepest nesting of ``text`` outside strings, and the column where it passed the limit."""
+    depth = 0
+    in_string = escaped = False
+    for column, char in enumerate(text, 1):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return depth, column
+        elif char in "]}":
+            depth -= 1
+    return depth, 1
