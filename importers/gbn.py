@@ -1,4 +1,4 @@
-"""GBN, the Get Bit! Notation (``GBN.md``): reading records (``gbn_write`` writes them).
+"""GBN, the Get Bit! Notation (docs/gbn.md): reading records (``gbn_write`` writes them).
 
 The reader is forgiving in layout and strict in meaning: it checks only the
 format, keeps names as written, and leaves the rules to the validator. A syntax
@@ -59,7 +59,7 @@ _TAG_INSIDE = re.compile(r'\[\s*[A-Za-z][A-Za-z0-9_-]*\s+"')
 _NAME_TAGS = frozenset(("line", "teams"))
 _NAME_SEPARATORS = re.compile(r"[,;:]")
 _ALNUM = re.compile(r"[A-Za-z0-9]")
-# the tags a game gives at most once (GBN.md)
+# the tags a game gives at most once (docs/gbn.md)
 _ONCE = frozenset(("line", "variant", "memory", "automaton", "teams", "shark", "winner"))
 # A round line: its number (any number of digits: a wrong one is a rule error, R17), then
 # a dot

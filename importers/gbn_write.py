@@ -1,4 +1,4 @@
-"""Event streams written as GBN (``GBN.md``), and a round's outcomes in GBN's words.
+"""Event streams written as GBN (docs/gbn.md), and a round's outcomes in GBN's words.
 
 ``outcome_text`` is shared with the reader: a round line of ``write_gbn``'s
 shape is checked by comparing its outcomes with the rules' own, in these words.
@@ -32,7 +32,7 @@ __all__ = ["outcome_text", "write_gbn"]
 
 
 def outcome_text(steps: Iterable[tuple[Any, ...]], line: Sequence[str]) -> str:
-    """The outcomes after a round's moves, as GBN states them in full (GBN.md).
+    """The outcomes after a round's moves, as GBN states them in full (docs/gbn.md).
 
     ``steps`` are the round's facts after the card moves, each its event class
     and then the event's fields after ``round`` (``board.Step``); ``line`` is the

@@ -7,7 +7,7 @@ Two independent sources of legal games:
   from ``rules.legal_cards`` / ``rules.legal_shark_cards``, so failures shrink to
   short, readable games.
 
-``Model`` is a small reference implementation of RULINGS.md written for the
+``Model`` is a small reference implementation of the rulings (docs/rules.md) written for the
 tests, independent of ``getbit_events.rules``: the property tests compare the
 engine with it game by game.
 """
@@ -116,7 +116,7 @@ def drawn_games(draw: st.DrawFn, variant: str | None = None) -> list[Event]:
     return events
 
 
-# -- an independent reference model of RULINGS.md ------------------------------
+# -- an independent reference model of the rulings (docs/rules.md) ------------------------------
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""GBN (GBN.md): one record per construct of the format, each with its exact reading."""
+"""GBN (docs/gbn.md): one record per construct of the format, each with its exact reading."""
 
 from __future__ import annotations
 
@@ -472,7 +472,7 @@ def test_each_outcome_is_stated_once() -> None:
     ],
 )
 def test_an_empty_play_or_outcome_is_a_syntax_error(bad: str, column: int) -> None:
-    # GBN.md: "N. PLAY, PLAY, ... [; OUTCOME ...]": every item between separators
+    # docs/gbn.md: "N. PLAY, PLAY, ... [; OUTCOME ...]": every item between separators
     # is a PLAY or an OUTCOME; the reader treats ",," and a trailing ";" so, and a
     # trailing "," is the same empty item.
     report = one('[Line "A, B, C, D"]\n' + bad + "\n")

@@ -2,7 +2,7 @@
 
 Games come from ``tests/strategies.py``: the project's simulator with drawn
 seeds, games whose every card is drawn from the rules' legal cards, and games
-played on the tests' own reference model of RULINGS.md.
+played on the tests' own reference model of the rulings (docs/rules.md).
 """
 
 from __future__ import annotations

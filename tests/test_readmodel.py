@@ -172,7 +172,7 @@ def _games() -> list[tuple[str, list[Event]]]:
 
 
 def test_rows_agree_with_a_fold_over_the_states() -> None:
-    """readmodel scans events; reports.fold replays states: both must say the same."""
+    """readmodel scans events; tests/fold_counts.py replays states: both must say the same."""
     for game_id, events in _games():
         tags = {"Date": "2026-02-03"}
         assert rows(game_id, events, "valid", tags) == fold_rows(game_id, events, "valid", tags)

@@ -3,7 +3,7 @@
 A few hundred simulated games of every variant (some unfinished, one broken)
 go through GBN, the validator and the store; the report built from the store's
 ``game_swimmers`` rows must equal the one built by replaying each game's events
-through the reducer (``reports.fold``), number for number, rating for rating.
+through the reducer (``fold_counts``, in the tests), number for number, rating for rating.
 """
 
 from __future__ import annotations

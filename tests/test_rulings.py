@@ -1,4 +1,4 @@
-"""One small GBN record per ruling (RULINGS.md R1-R17), each with the exact answer.
+"""One small GBN record per ruling (docs/rules.md, R1-R17), each with the exact answer.
 
 Every expected value below was worked out by hand from the rule texts and the
 rulings; the comment beside each record shows the working. Lines are front
