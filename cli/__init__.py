@@ -146,7 +146,8 @@ def _validate_in_workers(
 
     def work(item: RecordedGame | Exception | tuple[str, Exception]) -> tuple[Any, ...]:
         mine = dict.fromkeys(counts, 0)
-        with out.capture() as said, err.capture() as warned, redirect_stdout(io.StringIO()) as js:
+        held = _Held(getattr(sys.stdout, "encoding", None))
+        with out.capture() as said, err.capture() as warned, redirect_stdout(held) as js:
             if isinstance(item, InputError):
                 err.print(escape(str(item)))
                 code = EXIT_UNREADABLE
@@ -169,6 +170,20 @@ def _validate_in_workers(
             out.file.write(said)
             out.file.flush()
     return code
+
+
+class _Held(io.StringIO):
+    """A worker's stdout, held to be written in input order. It says the real
+    stdout's encoding, so JSON is written as it would be there (raw, not escaped,
+    on UTF-8)."""
+
+    def __init__(self, encoding: str | None) -> None:
+        super().__init__()
+        self._encoding = encoding
+
+    @property
+    def encoding(self) -> str | None:  # type: ignore[override]
+        return self._encoding
 
 
 def _check(game: RecordedGame, as_json: bool, counts: dict[str, int]) -> int:

@@ -192,3 +192,15 @@ def test_validate_says_the_same_whatever_the_jobs(
     assert "none.gbn: no such file or folder" in said[0][2]
     assert said[1] == said[0]
     assert said[2] == said[0]
+
+
+def test_validate_writes_names_as_given_whatever_the_jobs(tmp_path: Path) -> None:
+    """A worker's JSON is written as this process would write it: a name with
+    letters beyond ASCII (and a stray byte-order mark) comes out raw on a UTF-8
+    stdout, not as JSON escapes, with one job or several."""
+    record = tmp_path / "names.gbn"
+    game = '[Line "Zoë, Anne, Beth\ufeff, Ted"]\n\n1. Zoë 4, Anne 1, Beth\ufeff 4, Ted 5\n\n'
+    record.write_text(game * 4, encoding="utf-8")
+    said = [_run("validate", "--jobs", str(n), "--json", str(record)) for n in (1, 2)]
+    assert "Zoë" in said[0][1]
+    assert said[1] == said[0]
