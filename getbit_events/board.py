@@ -16,7 +16,7 @@ changes nothing here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol, TypeVar
 
 from getbit_events.events import (
@@ -176,6 +176,7 @@ class Board:
         "end_reason",
         "frozen",
         "line",
+        "line_frozen",
         "phase",
         "ranking",
         "recorded",
@@ -194,6 +195,7 @@ class Board:
         self.setup = setup
         self.seats: dict[str, Seat] = {n: Seat(n, LIMBS, hand) for n in setup.line}
         self.line: list[str] = list(setup.line)  # front first
+        self.line_frozen: tuple[str, ...] | None = setup.line  # the line's last snapshot
         self.devoured: tuple[str, ...] = ()
         self.shark: SharkSeat | None = (
             SharkSeat(setup.shark, SHARK_CARDS, (), setup.hunger)
@@ -218,6 +220,7 @@ class Board:
         board.seats = {s.name: _seat_of(s) for s in state.swimmers}
         board.frozen = state.swimmers
         board.line = list(state.line)
+        board.line_frozen = state.line
         board.devoured = state.devoured
         shark = state.shark
         if shark is not None:
@@ -239,13 +242,16 @@ class Board:
     def snapshot(self) -> GameState:
         """The board as a frozen value; unchanged swimmers are the values made before."""
         shark = self.shark
+        line = self.line_frozen
+        if line is None:
+            line = self.line_frozen = tuple(self.line)
         swimmers = self.frozen
         if swimmers is None:
             swimmers = self.frozen = tuple([seat.snapshot() for seat in self.seats.values()])
         return _made(GameState, {
             "setup": self.setup,
             "swimmers": swimmers,
-            "line": tuple(self.line),
+            "line": line,
             "shark": shark.snapshot() if shark is not None else None,
             "round": self.round,
             "phase": self.phase,
@@ -337,6 +343,7 @@ class Board:
         """Fold a round's outcome in: its steps, with the line its moves leave
         (``outcome.line``) taken whole instead of one move at a time."""
         self.line = list(outcome.line)
+        self.line_frozen = None
         if outcome.moved:
             self.phase = "move"
         handlers = _ON_STEP
@@ -353,10 +360,13 @@ class Board:
         """``who`` swims to the front (R4 by its card, R6 after a bite, or as stated)."""
         line = self.line
         if who in line:
-            line.remove(who)
-            line.insert(0, who)
+            if line[0] != who:
+                line.remove(who)
+                line.insert(0, who)
+                self.line_frozen = None
         elif who in self.seats:
             line.insert(0, who)
+            self.line_frozen = None
         if why == "card":
             self.phase = "move"
 
@@ -391,6 +401,7 @@ class Board:
         self.frozen = None
         if who in self.line:
             self.line.remove(who)
+            self.line_frozen = None
         self.devoured = (*self.devoured, who)
         self.phase = "bite"
 
@@ -456,10 +467,16 @@ class Board:
         """Fold one event in (a ``GameStarted`` is the caller's: it starts a new board)."""
         _ON_EVENT[type(event)](self, event)
 
-    def fold_all(self, events: Iterable[Event]) -> None:
+    def snapshots(self, events: Iterable[Event]) -> Iterator[GameState]:
+        """Fold ``events`` in one by one, yielding a snapshot after each (``reducer.replay``)."""
         on_event = _ON_EVENT
         for event in events:
-            on_event[type(event)](self, event)
+            try:
+                handler = on_event[type(event)]
+            except KeyError:  # a second game-started
+                raise ValueError("a game's events hold one game-started, at the start") from None
+            handler(self, event)
+            yield self.snapshot()
 
 
 _ON_STEP: dict[Any, Callable[..., None]] = {

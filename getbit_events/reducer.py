@@ -77,11 +77,7 @@ def replay(events: Iterable[Event]) -> Iterator[GameState]:
         return
     board = Board(_start(first))
     yield board.snapshot()
-    for event in stream:
-        if isinstance(event, GameStarted):
-            raise ValueError("a game's events hold one game-started, at the start")
-        board.fold(event)
-        yield board.snapshot()
+    yield from board.snapshots(stream)
 
 
 def fold(events: Iterable[Event], state: GameState | None = None) -> GameState:
