@@ -1,54 +1,77 @@
-"""The board: the validator's private, mutable working state of one game.
+"""The board: a game's mutable working state, and the one set of event handlers.
 
-A recorded game is checked round by round on a board, so a long record costs
-no frozen snapshot and no event object per fact; the events and the frozen
-``GameState`` of a checked game are made from its round log only when someone
-asks for them (``GameReport.events``, ``GameReport.state``).
+Every layer folds events through this module: the validator walks a record on
+a ``Board`` (``reveal``/``place``/``revealed_all``, then ``settle_in`` of the
+steps the rules gave), and the reducer's fold (``reducer.py``), which replay,
+the read models and the store use, keeps a ``Board`` as its private holder and
+hands out frozen ``GameState`` snapshots of it (``Board.snapshot``). A step
+(``rules.settle``) and an event go through the same handler: a step is an event
+not yet made, its class and its fields after ``round``, e.g.
+``(SwimmerBitten, "Ted", "right-arm")``.
 
-The board changes in two ways only: ``reveal`` puts the round's cards on the
-table (R3; the validator does the same card by card as it reads the plays,
-with ``place`` and then ``revealed_all``), and ``apply`` (or ``settle_in``)
-folds in the steps the rules gave (``rules.settle``).
-A step is an event not yet made into an object: its class and its fields after
-the round, e.g. ``(SwimmerBitten, "Ted", "right-arm")``. ``apply`` does what the
-reducer's fold does with the same events; tests/test_board.py holds the two
-equal after every round of random games, legal and illegal.
+The handlers trust their input (the rules judge): a fact the game cannot take
+(a name not in the game, a swimmer devoured before) is kept in the events and
+changes nothing here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Protocol, TypeVar
 
 from getbit_events.events import (
+    CardChosen,
     CardsDiscarded,
+    CardsRevealed,
     CardsTakenBack,
+    Event,
     GameEnded,
     GameStarted,
     HungerLost,
     HungerStated,
     LineStated,
+    SharkCardPlayed,
     SharkCardsTakenBack,
     SwimmerBitten,
     SwimmerDevoured,
     SwimmerMoved,
 )
-from getbit_events.rules import LIMBS, SHARK_CARDS
+from getbit_events.setups import LIMBS, SHARK_CARDS, starting_hand
+from getbit_events.state import GameState, SharkState, SwimmerState
 
-if TYPE_CHECKING:
-    from getbit_events.rules import Settlement
-    from getbit_events.state import GameState
-
-__all__ = ["Board", "Seat", "SharkSeat", "Step", "own_plays"]
+__all__ = ["Board", "Outcome", "Seat", "SharkSeat", "Step", "own_plays"]
 
 #: An event not yet made: its class, then its fields after ``round`` (no ``pos``).
 Step = tuple[Any, ...]
 
+Plays = tuple[tuple[str, int | None], ...]
+_T = TypeVar("_T")
+
+# Speed trick (docs/architecture.md, "Speed tricks"): the fold's snapshots are made
+# without running their class's ``__init__``: an empty object of a plain class
+# (``type()`` keeps it one under mypyc too) is given the value's fields, then the
+# value's class, which has the same layout. A replay makes one per event.
+_Blank = type("_Blank", (), {})
 
 
-def own_plays(
-    cards: tuple[tuple[str, int | None], ...], line: Iterable[str]
-) -> tuple[tuple[str, int | None], ...]:
+def _made(cls: type[_T], fields: dict[str, Any]) -> _T:
+    """The frozen ``cls`` value holding ``fields`` (the dict itself); a property test
+    holds each equal, field for field and class for class, to what ``cls`` makes."""
+    value = _Blank()
+    value.__dict__ = fields
+    value.__class__ = cls
+    return value  # type: ignore[no-any-return]
+
+
+class Outcome(Protocol):
+    """What ``Board.settle_in`` folds in (``rules.Settlement``)."""
+
+    moved: tuple[str, ...]  # who moved to the front by its card (R4)
+    steps: list[Step]  # what followed the moves
+    line: tuple[str, ...]  # the line after the round
+
+
+def own_plays(cards: Plays, line: Iterable[str]) -> Plays:
     """The plays the game takes: the first of each swimmer in the line (R3). A record
     may state others (a name not in the game, a swimmer devoured, a second play): the
     events keep them, and the fold leaves them aside."""
@@ -67,10 +90,13 @@ class Seat:
 
     ``clean`` says every card on its table was played from its hand, so all of
     them come back when it takes its played cards back (R6, R7); a card played
-    against the rules makes the table unclean until it is cleared.
+    against the rules makes the table unclean until it is cleared. ``frozen``
+    holds its last snapshot until it changes.
     """
 
-    __slots__ = ("clean", "discards", "hand", "limbs", "name", "table")
+    __slots__ = (
+        "clean", "devoured", "discards", "face_down", "frozen", "hand", "limbs", "name", "table"
+    )
 
     def __init__(
         self,
@@ -79,19 +105,45 @@ class Seat:
         hand: Iterable[int],
         table: Iterable[int] = (),
         discards: Iterable[int] = (),
+        face_down: int = 0,
+        devoured: bool = False,
     ) -> None:
         self.name = name
         self.limbs = limbs
         self.hand: set[int] = set(hand)
         self.table: list[int] = list(table)
         self.discards: list[int] = list(discards)
+        self.face_down = face_down  # R16: table cards, oldest first, turned face down
+        self.devoured = devoured
         self.clean = not self.table  # a table of unknown history is looked at card by card
+        self.frozen: SwimmerState | None = None
+
+    def snapshot(self) -> SwimmerState:
+        """This seat as a frozen value (made again only after a change)."""
+        frozen = self.frozen
+        if frozen is None:
+            frozen = self.frozen = _made(SwimmerState, {
+                "name": self.name,
+                "limbs": self.limbs,
+                "hand": frozenset(self.hand),
+                "table": tuple(self.table),
+                "discards": tuple(self.discards),
+                "face_down": self.face_down,
+                "devoured": self.devoured,
+            })
+        return frozen
+
+
+def _seat_of(s: SwimmerState) -> Seat:
+    seat = Seat(s.name, s.limbs, s.hand, s.table, s.discards, s.face_down, s.devoured)
+    seat.frozen = s
+    return seat
 
 
 class SharkSeat:
     """The Shark player on the board: its hand, played Shark cards and hunger."""
 
-    __slots__ = ("hand", "hunger", "key", "name", "table")
+    __slots__ = ("frozen", "hand", "hunger", "key", "name", "table")
 
     def __init__(
         self, name: str, hand: Iterable[str], table: Iterable[str] = (), hunger: int = 0
@@ -101,16 +153,33 @@ class SharkSeat:
         self.hand: set[str] = set(hand)
         self.table: list[str] = list(table)
         self.hunger = hunger
+        self.frozen: SharkState | None = None  # its last snapshot, until it changes
+
+    def snapshot(self) -> SharkState:
+        frozen = self.frozen
+        if frozen is None:
+            frozen = self.frozen = _made(SharkState, {
+                "name": self.name,
+                "hand": frozenset(self.hand),
+                "table": tuple(self.table),
+                "hunger": self.hunger,
+            })
+        return frozen
 
 
 class Board:
-    """A game in progress, as the validator walks it (never handed out)."""
+    """A game in progress: the validator's walk, and the reducer's private holder."""
 
     __slots__ = (
+        "chosen",
         "devoured",
         "end_reason",
+        "frozen",
         "line",
+        "line_frozen",
+        "phase",
         "ranking",
+        "recorded",
         "revealed",
         "round",
         "seats",
@@ -122,45 +191,78 @@ class Board:
 
     def __init__(self, setup: GameStarted) -> None:
         """The board before round 1: full hands (R1), four limbs each, the starting line."""
-        hand = range(1, setup.hand_size + 1)
+        hand = starting_hand(setup.hand_size)
         self.setup = setup
         self.seats: dict[str, Seat] = {n: Seat(n, LIMBS, hand) for n in setup.line}
-        self.line: list[str] = list(setup.line)
-        self.devoured: list[str] = []
+        self.line: list[str] = list(setup.line)  # front first
+        self.line_frozen: tuple[str, ...] | None = setup.line  # the line's last snapshot
+        self.devoured: tuple[str, ...] = ()
         self.shark: SharkSeat | None = (
             SharkSeat(setup.shark, SHARK_CARDS, (), setup.hunger)
             if setup.shark is not None
             else None
         )
         self.round = 0
-        self.revealed: tuple[tuple[str, int | None], ...] = ()
+        self.phase = "setup"
+        self.chosen: tuple[str, ...] = ()
+        self.revealed: Plays = ()  # the plays the game takes (own_plays)
+        self.recorded: Plays = ()  # the plays as the record states them
         self.shark_card: str | None = None
         self.winner: str | None = None
         self.ranking: tuple[str, ...] | None = None
         self.end_reason: str | None = None
+        self.frozen: tuple[SwimmerState, ...] | None = None  # the swimmers' last snapshot
 
     @classmethod
     def of(cls, state: GameState) -> Board:
         """A board holding the same facts as a frozen ``state``."""
         board = cls(state.setup)
-        board.seats = {
-            s.name: Seat(s.name, s.limbs, s.hand, s.table, s.discards) for s in state.swimmers
-        }
+        board.seats = {s.name: _seat_of(s) for s in state.swimmers}
+        board.frozen = state.swimmers
         board.line = list(state.line)
-        board.devoured = list(state.devoured)
+        board.line_frozen = state.line
+        board.devoured = state.devoured
         shark = state.shark
-        board.shark = (
-            SharkSeat(shark.name, shark.hand, shark.table, shark.hunger)
-            if shark is not None
-            else None
-        )
+        if shark is not None:
+            board.shark = SharkSeat(shark.name, shark.hand, shark.table, shark.hunger)
+            board.shark.frozen = shark
+        else:
+            board.shark = None
         board.round = state.round
+        board.phase = state.phase
+        board.chosen = state.chosen
+        board.recorded = state.revealed
         board.revealed = own_plays(state.revealed, board.line)
         board.shark_card = state.shark_card
         board.winner = state.winner
         board.ranking = state.ranking
         board.end_reason = state.end_reason
         return board
+
+    def snapshot(self) -> GameState:
+        """The board as a frozen value; unchanged swimmers are the values made before."""
+        shark = self.shark
+        line = self.line_frozen
+        if line is None:
+            line = self.line_frozen = tuple(self.line)
+        swimmers = self.frozen
+        if swimmers is None:
+            swimmers = self.frozen = tuple([seat.snapshot() for seat in self.seats.values()])
+        return _made(GameState, {
+            "setup": self.setup,
+            "swimmers": swimmers,
+            "line": line,
+            "shark": shark.snapshot() if shark is not None else None,
+            "round": self.round,
+            "phase": self.phase,
+            "devoured": self.devoured,
+            "chosen": self.chosen,
+            "revealed": self.recorded,
+            "shark_card": self.shark_card,
+            "winner": self.winner,
+            "ranking": self.ranking,
+            "end_reason": self.end_reason,
+        })
 
     def swimmer(self, name: str) -> Seat:
         return self.seats[name]
@@ -173,18 +275,30 @@ class Board:
         """Limbs left per swimmer, 0 for the devoured, in starting-line order."""
         return {n: len(s.limbs) for n, s in self.seats.items()}
 
-    # -- the fold --------------------------------------------------------------
+    # -- a round's plays (R3) ----------------------------------------------------
 
-    def reveal(
-        self, r: int, cards: tuple[tuple[str, int | None], ...], shark_card: str | None
-    ) -> None:
+    def choose(self, r: int, who: str) -> None:
+        """``who`` chose a card for round ``r`` (the first choice opens the round)."""
+        if self.phase == "choose":
+            self.chosen += (who,)
+            return
+        if self.phase == "ended":  # R17: a round recorded after the end changes nothing
+            return
+        self.round = r
+        self.chosen = (who,)
+        self.recorded = self.revealed = ()
+        self.shark_card = None
+        self.phase = "choose"
+
+    def reveal(self, r: int, cards: Plays, shark_card: str | None) -> None:
         """R3: every card played this round leaves its hand for the table, in play order
         (a play by a name not in the line, or a swimmer's second, is left aside)."""
-        cards = own_plays(cards, self.line)
-        for name, value in cards:
+        own = own_plays(cards, self.line)
+        for name, value in own:
             if value is not None:
                 self.place(name, value)
-        self.revealed_all(r, cards, shark_card)
+        self.revealed_all(r, own, shark_card)
+        self.recorded = cards
 
     def place(self, name: str, value: int) -> None:
         """One card on the table: from the hand, or, against the rules, from nowhere."""
@@ -194,103 +308,209 @@ class Board:
         else:
             seat.clean = False
         seat.table.append(value)
+        seat.frozen = None
+        self.frozen = None
 
-    def revealed_all(
-        self, r: int, cards: tuple[tuple[str, int | None], ...], shark_card: str | None
-    ) -> None:
+    def revealed_all(self, r: int, cards: Plays, shark_card: str | None) -> None:
         """The round's swimmer cards are on the table (``place``); now the Shark's too."""
         shark = self.shark
         if shark_card is not None and shark is not None:
             shark.hand.discard(shark_card)
             shark.table.append(shark_card)
+            shark.frozen = None
         self.round = r
-        self.revealed = cards
+        self.revealed = self.recorded = cards
         self.shark_card = shark_card
+        self.phase = "reveal"
+        self.chosen = ()
 
-    def apply(self, steps: Iterable[Step]) -> None:
-        """Fold the steps of a round in, as the reducer folds the same events."""
-        handlers = _HANDLERS
-        for step in steps:
-            handlers[step[0]](self, *step[1:])
+    def shark_played(self, shark: str, card: str) -> None:
+        """The Shark's card of the round, on the table (R11)."""
+        if self.phase == "ended":  # R17
+            return
+        seat = self.shark
+        if seat is None:  # a Shark the set-up does not name, as recorded
+            seat = self.shark = SharkSeat(shark, ())
+        seat.hand.discard(card)
+        seat.table.append(card)
+        seat.frozen = None
+        self.shark_card = card
+        self.phase = "reveal"
 
-    def settle_in(self, outcome: Settlement) -> None:
-        """Fold a round's outcome in: ``apply`` of its steps, with the line its moves leave
+    # -- what follows (R4-R14) ---------------------------------------------------
+
+    def settle_in(self, outcome: Outcome) -> None:
+        """Fold a round's outcome in: its steps, with the line its moves leave
         (``outcome.line``) taken whole instead of one move at a time."""
         self.line = list(outcome.line)
-        handlers = _HANDLERS
+        self.line_frozen = None
+        if outcome.moved:
+            self.phase = "move"
+        handlers = _ON_STEP
         for step in outcome.steps:
             kind = step[0]
             if kind is CardsTakenBack:  # the commonest steps, called directly
-                self._taken_back(step[1], step[2])
+                self.taken_back(step[1], step[2])
             elif kind is SwimmerBitten:
-                self._bitten(step[1], step[2])
+                self.bitten(step[1], step[2])
             elif kind is not SwimmerMoved:  # a bitten swimmer's swim: in outcome.line already
                 handlers[kind](self, *step[1:])
 
-    def _moved(self, who: str, why: str) -> None:
+    def moved(self, who: str, why: str) -> None:
+        """``who`` swims to the front (R4 by its card, R6 after a bite, or as stated)."""
         line = self.line
         if who in line:
-            line.remove(who)
-        line.insert(0, who)
+            if line[0] != who:
+                line.remove(who)
+                line.insert(0, who)
+                self.line_frozen = None
+        elif who in self.seats:
+            line.insert(0, who)
+            self.line_frozen = None
+        if why == "card":
+            self.phase = "move"
 
-    def _bitten(self, who: str, limb: str) -> None:
-        seat = self.seats[who]
+    def bitten(self, who: str, limb: str) -> None:
+        """``who`` loses ``limb`` (R6, R11)."""
+        seat = self.seats.get(who)
+        if seat is None:  # a name not in the game: nothing to bite
+            return
         limbs = seat.limbs
         if limb in limbs:
             seat.limbs = tuple([x for x in limbs if x != limb])
         else:  # R6: a limb already lost, as recorded: the bite takes the first one left
             seat.limbs = limbs[1:]
+        seat.frozen = None
+        self.frozen = None
+        if self.setup.memory:  # R16: the played cards are turned face down at the bite
+            for s in self.seats.values():
+                if s.face_down != len(s.table):
+                    s.face_down = len(s.table)
+                    s.frozen = None
+                    self.frozen = None
+        self.phase = "bite"
 
-    def _devoured(self, who: str, why: str) -> None:
-        if who in self.devoured:  # devoured before, as a record may say again
+    def devour(self, who: str, why: str) -> None:
+        """``who`` is devoured (R6, R8, or as recorded)."""
+        seat = self.seats.get(who)
+        if seat is None or who in self.devoured:  # not in the game (any more)
             return
-        self.seats[who].limbs = ()
+        seat.limbs = ()
+        seat.devoured = True
+        seat.frozen = None
+        self.frozen = None
         if who in self.line:
             self.line.remove(who)
-        self.devoured.append(who)
+            self.line_frozen = None
+        self.devoured = (*self.devoured, who)
+        self.phase = "bite"
 
-    def _taken_back(self, who: str, cards: tuple[int, ...]) -> None:
-        seat = self.seats[who]
+    def taken_back(self, who: str, cards: tuple[int, ...]) -> None:
+        """``who`` takes ``cards`` back into its hand, and its table is cleared (R6, R7)."""
+        seat = self.seats.get(who)
+        if seat is None:  # a name not in the game
+            return
         seat.hand.update(cards)
         seat.table.clear()
+        seat.face_down = 0
         seat.clean = True
+        seat.frozen = None
+        self.frozen = None
+        if self.phase in ("move", "bite", "reveal"):
+            self.phase = "refresh"
 
-    def _shark_taken_back(self, cards: tuple[str, ...]) -> None:
+    def shark_taken_back(self, cards: tuple[str, ...]) -> None:
+        """R13: the Shark takes its played cards back."""
         shark = self.shark
         if shark is not None:
             shark.hand.update(cards)
             shark.table.clear()
+            shark.frozen = None
 
-    def _hunger(self, left: int) -> None:
-        if self.shark is not None:
-            self.shark.hunger = left
+    def hunger_lost(self, left: int) -> None:
+        """R12: the Shark missed and has ``left`` hunger tokens."""
+        shark = self.shark
+        if shark is not None:
+            shark.hunger = left
+            shark.frozen = None
+        self.phase = "bite"
 
-    def _discarded(self, cards: tuple[tuple[str, int], ...]) -> None:
+    def discarded(self, cards: tuple[tuple[str, int], ...]) -> None:
+        """R11 Exhaustion: each tied card leaves its table for the discards."""
         for name, value in cards:
-            seat = self.seats[name]
+            seat = self.seats.get(name)
+            if seat is None:  # a name not in the game
+                continue
             table = seat.table
             if value in table:
                 del table[len(table) - 1 - table[::-1].index(value)]
             seat.discards.append(value)
+            seat.face_down = min(seat.face_down, len(table))
+            seat.frozen = None
+            self.frozen = None
+        self.phase = "bite"
 
-    def _stated(self, value: Any) -> None:
-        """A stated outcome the game cannot take (``HungerStated``, ``LineStated``)."""
+    def stated(self, value: Any) -> None:
+        """A stated outcome the game cannot take (``HungerStated``, ``LineStated``): kept
+        in the events as recorded, and it changes nothing."""
 
-    def _ended(self, winner: str, ranking: tuple[str, ...], why: str) -> None:
+    def ended(self, winner: str, ranking: tuple[str, ...], why: str) -> None:
+        """The game is over (R8, R10, R14)."""
+        self.phase = "ended"
         self.winner = winner
         self.ranking = ranking
         self.end_reason = why
 
+    # -- events ------------------------------------------------------------------
 
-_HANDLERS: dict[Any, Callable[..., None]] = {
-    SwimmerMoved: Board._moved,
-    SwimmerBitten: Board._bitten,
-    SwimmerDevoured: Board._devoured,
-    CardsTakenBack: Board._taken_back,
-    SharkCardsTakenBack: Board._shark_taken_back,
-    HungerLost: Board._hunger,
-    CardsDiscarded: Board._discarded,
-    HungerStated: Board._stated,
-    LineStated: Board._stated,
-    GameEnded: Board._ended,
+    def fold(self, event: Event) -> None:
+        """Fold one event in (a ``GameStarted`` is the caller's: it starts a new board)."""
+        _ON_EVENT[type(event)](self, event)
+
+    def snapshots(self, events: Iterable[Event]) -> Iterator[GameState]:
+        """Fold ``events`` in one by one, yielding a snapshot after each (``reducer.replay``)."""
+        on_event = _ON_EVENT
+        for event in events:
+            try:
+                handler = on_event[type(event)]
+            except KeyError:  # a second game-started
+                raise ValueError("a game's events hold one game-started, at the start") from None
+            handler(self, event)
+            yield self.snapshot()
+
+
+_ON_STEP: dict[Any, Callable[..., None]] = {
+    SwimmerMoved: Board.moved,
+    SwimmerBitten: Board.bitten,
+    SwimmerDevoured: Board.devour,
+    CardsTakenBack: Board.taken_back,
+    SharkCardsTakenBack: Board.shark_taken_back,
+    HungerLost: Board.hunger_lost,
+    CardsDiscarded: Board.discarded,
+    HungerStated: Board.stated,
+    LineStated: Board.stated,
+    GameEnded: Board.ended,
+}
+
+
+def _revealed(board: Board, e: CardsRevealed) -> None:
+    if board.phase != "ended":  # R17: a round recorded after the end changes nothing
+        board.reveal(e.round, e.cards, None)
+
+
+# each event's fields, handed to the handler its step would reach
+_ON_EVENT: dict[type[Any], Callable[[Board, Any], None]] = {
+    CardChosen: lambda b, e: b.choose(e.round, e.who),
+    CardsRevealed: _revealed,
+    SharkCardPlayed: lambda b, e: b.shark_played(e.shark, e.card),
+    SwimmerMoved: lambda b, e: b.moved(e.who, e.why),
+    SwimmerBitten: lambda b, e: b.bitten(e.who, e.limb),
+    SwimmerDevoured: lambda b, e: b.devour(e.who, e.why),
+    CardsTakenBack: lambda b, e: b.taken_back(e.who, e.cards),
+    SharkCardsTakenBack: lambda b, e: b.shark_taken_back(e.cards),
+    HungerLost: lambda b, e: b.hunger_lost(e.left),
+    CardsDiscarded: lambda b, e: b.discarded(e.cards),
+    HungerStated: lambda b, e: b.stated(e.left),
+    LineStated: lambda b, e: b.stated(e.line),
+    GameEnded: lambda b, e: b.ended(e.winner, e.ranking, e.why),
 }

@@ -7,10 +7,10 @@ Rulings are those of ``RULINGS.md``; each is cited where it is applied.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
 
 import attrs
 
+from getbit_events.board import Board, Step
 from getbit_events.events import (
     CardChosen,
     CardsDiscarded,
@@ -28,10 +28,8 @@ from getbit_events.events import (
     SwimmerDevoured,
     SwimmerMoved,
 )
-
-if TYPE_CHECKING:
-    from getbit_events.board import Board, Step
-    from getbit_events.state import GameState
+from getbit_events.setups import LIMBS, SHARK_CARDS, VARIANTS, hand_size
+from getbit_events.state import GameState
 
 __all__ = [
     "LIMBS",
@@ -50,24 +48,6 @@ __all__ = [
     "settle",
     "setup_problems",
 ]
-
-# R6: four limbs; also the order in which an unstated bite takes them (GBN.md).
-LIMBS: tuple[str, ...] = ("right-arm", "left-arm", "right-leg", "left-leg")
-SHARK_CARDS: tuple[str, ...] = (
-    "right-leg",
-    "left-leg",
-    "right-arm",
-    "left-arm",
-    "exhaustion",
-    "any-limb",
-)
-VARIANTS: tuple[str, ...] = ("standard", "three-player", "two-player", "shark")
-
-
-def hand_size(swimmers: int) -> int:
-    """R1: 4 swimmers hold 1-5, 5 hold 1-6, 6 hold 1-7."""
-    return swimmers + 1
-
 
 @attrs.frozen
 class SetupProblem:
@@ -282,8 +262,6 @@ def resolve_round(
     ``limb_choice`` maps a swimmer to the limb it chose, where the rules let it
     choose (the bite of R6, any-limb of R11); an unusable choice is ignored.
     """
-    from getbit_events.board import Board  # the board imports this module's constants
-
     s = settle(Board.of(state), limb_choice)
     return RoundOutcome(
         tuple(make_events(s.all_steps(), state.round, pos)), s.tied, s.back, s.defaulted_limb

@@ -5,7 +5,7 @@ from __future__ import annotations
 import attrs
 
 from getbit_events.events import GameStarted
-from getbit_events.rules import LIMBS, SHARK_CARDS
+from getbit_events.setups import LIMBS, SHARK_CARDS, starting_hand
 
 __all__ = ["GameState", "SharkState", "SwimmerState", "initial_state"]
 
@@ -71,7 +71,7 @@ class GameState:
 
 def initial_state(setup: GameStarted) -> GameState:
     """The state before round 1: full hands (R1), four limbs each, the starting line."""
-    hand = frozenset(range(1, setup.hand_size + 1))
+    hand = frozenset(starting_hand(setup.hand_size))
     swimmers = tuple(SwimmerState(name, LIMBS, hand) for name in setup.line)
     shark = (
         SharkState(setup.shark, frozenset(SHARK_CARDS), (), setup.hunger)

@@ -8,7 +8,6 @@ slower than stepping forward.
 
 from __future__ import annotations
 
-import gc
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
@@ -17,7 +16,7 @@ import attrs
 from getbit_events.errors import InputError
 from getbit_events.events import CardsRevealed, Event, GameStarted, SharkCardPlayed
 from getbit_events.record import Violation
-from getbit_events.reducer import apply
+from getbit_events.reducer import Fold
 from getbit_events.state import GameState, initial_state
 from replay.account import describe
 from replay.view import EVERYTHING, View, Viewer, view
@@ -56,6 +55,7 @@ class Cursor:
         self.warnings = tuple(warnings)
         self.title = title
         self._states: list[GameState] = [initial_state(self.setup)]
+        self._fold = Fold(self.setup)  # at the last state made
         self.position = 0
         # first and last event index of each round, in order; round 0 is the set-up
         self.bounds: dict[int, tuple[int, int]] = {}
@@ -77,21 +77,12 @@ class Cursor:
         events = self.events
         if not 0 <= index < len(events):
             raise IndexError(f"no event {index}: this game has events 0 to {len(events) - 1}")
-        # Fold ahead a chunk at a time, with the cyclic collector paused: holding
-        # thousands of new states makes it walk them over and over (2-4x the cost of
-        # a long fold, docs/replay.md). States are acyclic values, so reference
-        # counting frees them all the same.
+        # fold ahead a chunk at a time
         end = min(len(events) - 1, max(index, len(states) + _CHUNK))
-        state = states[-1]
-        paused = gc.isenabled()
-        gc.disable()
-        try:
-            for k in range(len(states), end + 1):
-                state = apply(state, events[k])
-                states.append(state)
-        finally:
-            if paused:
-                gc.enable()
+        held = self._fold
+        for k in range(len(states), end + 1):
+            held.apply(events[k])
+            states.append(held.snapshot())
         return states[index]
 
     @property

@@ -98,6 +98,7 @@ from getbit_events.events import (
     SwimmerDevoured,
     SwimmerMoved,
 )
+from getbit_events.reducer import Fold
 
 __all__ = [
     "COLUMNS",
@@ -247,12 +248,13 @@ def row_tuples(
     shark = [0] * width
     shark_variant = setup.variant == "shark"
     hunger = setup.hunger
-    line = list(setup.line)
+    held = Fold(setup)  # the line at the end of each round is the fold's
     ended: GameEnded | None = None
     current = 0
     rounds = 0
 
     def close_round() -> None:
+        line = held.line
         for s in line:  # the line at the end of the round
             acc[s][_SURVIVED] += 1
         if line:
@@ -269,6 +271,7 @@ def row_tuples(
                 close_round()
             current = e.round
             rounds = max(rounds, current)
+        held.apply(e)
         if isinstance(e, CardChosen):  # the commonest event counts nothing
             continue
         if isinstance(e, SwimmerMoved):  # the next commonest
@@ -277,9 +280,6 @@ def row_tuples(
                 continue
             if e.why == "card":
                 acc[who][_MOVED] += 1
-            if who in line:
-                line.remove(who)
-            line.insert(0, who)
         elif isinstance(e, CardsRevealed):
             cards = e.cards
             shown = [v for _, v in cards if v is not None]
@@ -305,8 +305,6 @@ def row_tuples(
             a = acc.get(who, nobody)
             a[_DEVOURED] = 1
             a[_LIMBS_LOST] = _LIMBS  # R6, R8: devoured has no limbs
-            if who in line:
-                line.remove(who)
         elif isinstance(e, CardsDiscarded):
             shark[_SHARK_EXHAUSTIONS] += 1
             for s, _ in e.cards:

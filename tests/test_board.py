@@ -25,7 +25,7 @@ from getbit_events.events import (
     SharkCardPlayed,
     SwimmerBitten,
 )
-from getbit_events.reducer import apply, fold
+from getbit_events.reducer import apply, fold, replay
 from getbit_events.rules import round_events
 from getbit_events.simulate import SETUPS, make_setup
 from getbit_events.state import GameState, initial_state
@@ -153,3 +153,61 @@ def test_round_events_put_the_shark_after_the_swimmers() -> None:
         "Ann",
         "Jaws",
     ]
+
+
+# -- one fold ------------------------------------------------------------------------
+
+
+@FAST
+@given(st.one_of(simulated_games(), drawn_games()))
+def test_a_board_made_of_any_replayed_state_snapshots_to_that_state(events: list[Event]) -> None:
+    # the fold holds a Board and hands out its snapshots: every fact of a state
+    # (face-down cards, the devoured, the phase, the plays as recorded) goes round trip
+    for state in replay(events):
+        assert Board.of(state).snapshot() == state
+
+
+@FAST
+@given(st.one_of(simulated_games(), drawn_games()))
+def test_a_snapshot_shares_every_swimmer_the_event_did_not_change(events: list[Event]) -> None:
+    before: GameState | None = None
+    for event, state in zip(events, replay(events), strict=True):
+        if before is not None and isinstance(event, CardChosen):  # touches no swimmer
+            assert all(a is b for a, b in zip(state.swimmers, before.swimmers, strict=True))
+        before = state
+
+
+def test_the_fold_keeps_a_play_the_game_cannot_take_in_the_events_only() -> None:
+    setup = make_setup("standard", 4, False, rng=random.Random(1))
+    a, b = setup.line[:2]
+    cards = ((a, 2), ("Nobody", 3), (a, 4), (b, None))
+    state = fold([setup, *round_events(1, None, cards, None, None)])
+    assert state.revealed == cards  # as recorded
+    assert state.swimmer(a).table == (2,)  # the first play of a swimmer in the line
+    assert state.swimmer(b).table == ()
+    board = Board.of(state)
+    assert board.revealed == ((a, 2), (b, None))  # what the rules see (R3)
+
+
+def test_state_board_and_rules_import_no_module_that_imports_them() -> None:
+    # the constants and set-ups are in setups.py: state <- board <- rules, no circle
+    import ast
+    from pathlib import Path
+
+    import getbit_events
+
+    root = Path(getbit_events.__file__).parent
+
+    def imported(module: str) -> set[str]:
+        tree = ast.parse((root / f"{module}.py").read_text(encoding="utf-8"))
+        return {
+            node.module.rsplit(".", 1)[-1]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module
+            and node.module.startswith("getbit_events")
+        }
+
+    assert imported("setups") == set()
+    assert imported("state") <= {"events", "setups"}
+    assert imported("board") <= {"events", "setups", "state"}
+    assert "reducer" not in imported("rules")
