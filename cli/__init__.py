@@ -16,21 +16,26 @@ import sys
 import traceback
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, Literal
 
 import typer
 from rich.markup import escape
+from typer._click.exceptions import NoArgsIsHelpError, UsageError  # typer >= 0.29: its click
+from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from console import (
     EXIT_BUG,
     EXIT_INVALID,
     EXIT_OK,
     EXIT_UNREADABLE,
-    SafeConsole,
+    OUT,
     bug_line,
-    utf8,
+    plural,
+    say_error,
+    tolerant_streams,
     write_json,
 )
+from console.options import Bot, Variant, json_option, output_option
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.events import Event
 from getbit_events.record import RecordedGame
@@ -43,15 +48,119 @@ from store import cli as store_cli
 
 __all__ = ["app", "main"]
 
+
+
+class _Getbit(TyperGroup):
+    """The ``getbit`` group: a misused command line is one error line, ``getbit
+    COMMAND: what is wrong (see 'getbit COMMAND -h')``, and exit code 2, like every
+    other error (not click's usage box)."""
+
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any
+    ) -> Any:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except UsageError as exc:
+            raise _misused(exc) from None
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except UsageError as exc:
+            # the parser may leave the error without the command's context: name it
+            own = exc.ctx if exc.ctx is not None and exc.ctx is not ctx else None
+            path = own.command_path if own is not None else f"getbit {ctx.invoked_subcommand or ''}"
+            raise _misused(exc, path.strip()) from None
+
+
+class _Command(TyperCommand):
+    """A ``getbit`` command: an argument's help shows its name (``PATH...``), not
+    the Python type behind it (``<list[Path]>``)."""
+
+    def get_params(self, ctx: Any) -> Any:
+        params = super().get_params(ctx)
+        for param in params:
+            if isinstance(param, TyperArgument) and param.metavar:
+                vars(param)["display_type_rich"] = _no_type
+        return params
+
+
+def _no_type(ctx: Any) -> None:
+    return None
+
+
+def _misused(exc: Any, path: str | None = None) -> BaseException:
+    """The usage error ``exc`` said as an error line; the exit that ends the command."""
+    if isinstance(exc, NoArgsIsHelpError):  # `getbit` alone: its help, as click gives it
+        return exc
+    if path is None:
+        path = exc.ctx.command_path if exc.ctx is not None else "getbit"
+    said = exc.format_message().replace("Value error, ", "")  # typer's wording of a choice
+    say_error(f"{said} (see '{path} -h')", command=path)
+    return typer.Exit(EXIT_UNREADABLE)
+
+
 app = typer.Typer(
     name="getbit",
+    cls=_Getbit,
     help="Record, check, replay and study games of Get Bit!",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=False,  # our own --show-completion SHELL: typer's guesses the shell
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help, as the docs show it
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
-out = SafeConsole(highlight=False, soft_wrap=True)
-err = SafeConsole(stderr=True, highlight=False, soft_wrap=True)
+out = OUT
+Shell = Literal["bash", "zsh", "fish"]
+
+
+def _version(value: bool) -> None:
+    if not value:
+        return
+    from importlib.metadata import PackageNotFoundError, version
+
+    import getbit_events.validate as checker
+
+    try:
+        number = version("getbit-events")
+    except PackageNotFoundError:  # pragma: no cover - run from a source tree
+        number = "(not installed)"
+    compiled = Path(checker.__file__ or "").suffix in (".so", ".pyd")
+    build = "compiled build (mypyc)" if compiled else "pure Python build"
+    sys.stdout.write(f"getbit {number}, {build}, Python {sys.version.split()[0]}\n")
+    raise typer.Exit(EXIT_OK)
+
+
+def _completion(shell: str | None) -> None:
+    if shell is None:
+        return
+    from typer._completion_classes import completion_init
+    from typer._completion_shared import get_completion_script
+
+    completion_init()
+    script = get_completion_script(prog_name="getbit", complete_var="_GETBIT_COMPLETE", shell=shell)
+    sys.stdout.write(script + "\n")
+    raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def _getbit(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", is_eager=True, callback=_version,
+            help="the version, and whether the compiled build is running",
+        ),
+    ] = False,
+    show_completion: Annotated[
+        Shell | None,
+        typer.Option(
+            "--show-completion", is_eager=True, callback=_completion,
+            help="print the completion script for SHELL (see docs/cli.md to install it)",
+        ),
+    ] = None,
+) -> None:
+    """Record, check, replay and study games of Get Bit!"""
 
 
 def _games(path: Path) -> Iterator[RecordedGame]:
@@ -82,11 +191,12 @@ def _render(report: GameReport) -> None:
 @app.command()
 def validate(
     paths: Annotated[
-        list[Path], typer.Argument(help="record files (.gbn, .jsonl, .csv), or folders of them")
+        list[Path],
+        typer.Argument(
+            metavar="PATH", help="record files (.gbn, .jsonl, .csv), or folders of them"
+        ),
     ],
-    as_json: Annotated[
-        bool, typer.Option("--json", help="One JSON object per game, for programs")
-    ] = False,
+    as_json: Annotated[bool, json_option("one JSON object per game, for programs")] = False,
 ) -> None:
     """Check recorded games against the rules; report every violation."""
     code = EXIT_OK
@@ -99,16 +209,15 @@ def validate(
             for game in _games(path):
                 code = max(code, _check(game, as_json, counts))
         except InputError as exc:
-            err.print(escape(str(exc)))
+            say_error(str(exc))
             code = max(code, EXIT_UNREADABLE)
         except Exception as exc:  # a reader's bug: the rest of this file is lost, not the others
             _say_bug(str(path), exc)
             code = EXIT_BUG
     if not as_json:
-        games_word = "game" if counts["games"] == 1 else "games"
         unchecked = f", {counts['unchecked']} not checked (a bug)" if counts["unchecked"] else ""
         out.print(
-            f"{counts['games']} {games_word}: {counts['valid']} valid "
+            f"{plural(counts['games'], 'game')}: {counts['valid']} valid "
             f"({counts['unfinished']} unfinished), {counts['invalid']} with violations"
             + unchecked
         )
@@ -135,86 +244,85 @@ def _check(game: RecordedGame, as_json: bool, counts: dict[str, int]) -> int:
     return EXIT_OK if report.valid else EXIT_INVALID
 
 
-def _say_bug(where: str, exc: Exception) -> None:
+def _say_bug(where: str, exc: Exception, command: str | None = None) -> None:
     """An internal error on one line after ``where`` (with GETBIT_DEBUG=1, its traceback)."""
     if os.environ.get("GETBIT_DEBUG") == "1":
         traceback.print_exc()
-    err.print(escape(f"{where}: {bug_line(exc)}"))
+    say_error(f"{where}: {bug_line(exc)}" if where else bug_line(exc), command)
 
 
 @app.command()
 def simulate(
-    variant: Annotated[str, typer.Option(help="standard, three-player, two-player or shark")] = (
-        "standard"
+    variant: Annotated[
+        Variant, typer.Option(case_sensitive=False, help="the variant of the games (R1)")
+    ] = "standard",
+    swimmers: Annotated[
+        int, typer.Option(metavar="N", help="swimmers per game: 4 to 6 (standard and shark)")
+    ] = 4,
+    games: Annotated[int, typer.Option(metavar="N", min=0, help="how many games")] = 1,
+    seed: Annotated[int, typer.Option(metavar="N", help="same seed, same games")] = 0,
+    bot: Annotated[Bot, typer.Option(case_sensitive=False, help="how the bots choose")] = (
+        "sensible"
     ),
-    swimmers: Annotated[int, typer.Option(help="4 to 6 (standard and shark)")] = 4,
-    games: Annotated[int, typer.Option(min=0, help="how many games")] = 1,
-    seed: Annotated[int, typer.Option(help="same seed, same games")] = 0,
-    bot: Annotated[str, typer.Option(help=f"one of {', '.join(BOTS)}")] = "sensible",
     memory: Annotated[bool, typer.Option(help="the memory variant (R16)")] = False,
-    output: Annotated[
-        Path | None, typer.Option("-o", "--output", help="write here, not to the screen")
-    ] = None,
-    fmt: Annotated[str, typer.Option("--format", help="gbn, or jsonl (an event log)")] = "gbn",
+    output: Annotated[Path | None, output_option()] = None,
+    fmt: Annotated[
+        Literal["gbn", "jsonl"],
+        typer.Option("--format", case_sensitive=False, help="GBN, or a JSON Lines event log"),
+    ] = "gbn",
 ) -> None:
     """Play complete games by the rules with seeded bots; write them as GBN or a JSON Lines log."""
-    from importers.gbn import write_gbn
-
-    if fmt == "jsonl":
-        _simulate_jsonl(simulate_games(games, variant, swimmers, seed, bot, memory), seed, output)
-        return
-    if fmt != "gbn":
-        err.print(f"getbit simulate: --format is gbn or jsonl, not {escape(fmt)}")
-        raise typer.Exit(EXIT_UNREADABLE)
+    assert bot in BOTS  # the choices are the simulator's (a test holds them equal)
+    played = simulate_games(games, variant, swimmers, seed, bot, memory)
     try:
-        text = write_gbn(simulate_games(games, variant, swimmers, seed, bot, memory))
-    except ValueError as exc:
-        err.print(f"getbit simulate: {escape(str(exc))}")
+        target = sys.stdout if output is None else output.open("w", encoding="utf-8")
+    except OSError as exc:
+        say_error(f"{output}: cannot write: {exc.strerror or exc}")
         raise typer.Exit(EXIT_UNREADABLE) from None
-    if output is None:
-        sys.stdout.write(text)
-    else:
-        output.write_text(text, encoding="utf-8")
-
-
-def _simulate_jsonl(played: Iterator[list[Event]], seed: int, output: Path | None) -> None:
-    """Stream simulated games as a JSON Lines log, a game at a time (flat memory)."""
-    from importers.jsonl import write_jsonl
-
-    target = output.open("w", encoding="utf-8") if output is not None else sys.stdout
     try:
-        for line in write_jsonl((f"sim-{seed}-{k}", g) for k, g in enumerate(played, 1)):
-            target.write(line)
-    except ValueError as exc:
-        err.print(f"getbit simulate: {escape(str(exc))}")
+        if fmt == "jsonl":
+            _simulate_jsonl(played, seed, target)
+        else:
+            from importers.gbn import write_gbn
+
+            target.write(write_gbn(played))
+    except ValueError as exc:  # set-ups the rules do not allow (swimmers for the variant)
+        say_error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
     finally:
         if output is not None:
             target.close()
 
 
+def _simulate_jsonl(played: Iterator[list[Event]], seed: int, target: Any) -> None:
+    """Stream simulated games as a JSON Lines log, a game at a time (flat memory)."""
+    from importers.jsonl import write_jsonl
+
+    for line in write_jsonl((f"sim-{seed}-{k}", g) for k, g in enumerate(played, 1)):
+        target.write(line)
+
+
 # Each group of commands lives next to its library and registers itself here.
 for _commands in (store_cli, replay_cli, reports_cli):
     _commands.register(app)
-
-
-def _tolerant_streams() -> None:
-    """A name the terminal cannot show prints as an escape, never as a crash."""
-    for stream in (sys.stdout, sys.stderr):
-        reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None and not utf8(stream):
-            reconfigure(errors="backslashreplace")
+for _info in app.registered_commands:
+    _info.cls = _Command
 
 
 def main() -> None:
     """Entry point of the ``getbit`` script: no traceback for bad input, and a bug is
     told apart from it (exit code 3, one line saying it is a bug)."""
-    _tolerant_streams()
+    tolerant_streams()
+    if "_GETBIT_COMPLETE" in os.environ:  # the shell asks for completions (docs/cli.md)
+        from typer._completion_classes import completion_init
+
+        completion_init()
+    command = " ".join(["getbit", *(a for a in sys.argv[1:2] if not a.startswith("-"))])
     try:
         app()
     except GetbitError as exc:
-        err.print(escape(str(exc)))
+        say_error(str(exc), command)
         sys.exit(EXIT_UNREADABLE)
     except Exception as exc:
-        _say_bug(" ".join(["getbit", *(a for a in sys.argv[1:2] if not a.startswith("-"))]), exc)
+        _say_bug("", exc, command)
         sys.exit(EXIT_BUG)

@@ -8,7 +8,6 @@ rules (each violation is shown at its round), 2 the game cannot be found or read
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated
 
@@ -16,15 +15,14 @@ import attrs
 import typer
 from rich.markup import escape
 
-from console import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, SafeConsole
+from console import ERR, EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, OUT, plural, say_error
+from console.options import db_option, game_option, id_option
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.events import Event, SourcePos
 from getbit_events.record import RecordedGame, Violation
 from getbit_events.validate import validate_game
 
 __all__ = ["register"]
-
-DB_SUFFIXES = (".db", ".sqlite", ".sqlite3")
 
 
 @attrs.frozen
@@ -51,8 +49,7 @@ def _pick(
         raise InputError(f"{path}: no game has the id {game_id!r} (an Id tag)")
     n = number or 1
     if not 1 <= n <= len(games):
-        held = f"{len(games)} game{'s' if len(games) != 1 else ''}"
-        raise InputError(f"{path}: holds {held}; there is no game {n}")
+        raise InputError(f"{path}: holds {plural(len(games), 'game')}; there is no game {n}")
     return games[n - 1]
 
 
@@ -75,16 +72,15 @@ def _from_store(db: Path, ref: str) -> _Found:
 
 def find_game(source: str, number: int | None, game_id: str | None, db: Path) -> _Found:
     """The game SOURCE names: a record file, a store file with ``--id``, or a stored id."""
+    from store.stored import source_kind
+
+    kind = source_kind(source)
     path = Path(source)
-    if path.is_dir():
-        raise InputError(f"{source}: a folder; give one record file, or a stored game's id")
-    if path.is_file() and path.suffix.lower() in DB_SUFFIXES:
+    if kind == "store":
         if game_id is None:
             raise InputError(f"{path}: a game store; say which game with --id")
         return _from_store(path, game_id)
-    if not path.is_file():
-        if path.suffix or os.sep in source:
-            raise InputError(f"{source}: no such file")
+    if kind == "id":
         return _from_store(db, source)
     from importers import read_file
 
@@ -101,26 +97,27 @@ def replay_command(
             metavar="SOURCE", help="a record file (GBN, JSONL, CSV) or the id of a stored game"
         ),
     ],
-    game: Annotated[
-        int | None, typer.Option("--game", help="which game of the file, from 1", min=1)
-    ] = None,
+    game: Annotated[int | None, game_option()] = None,
     game_id: Annotated[
-        str | None, typer.Option("--id", help="the game with this id (Id tag, or in a store)")
+        str | None, id_option("the game with this id (an Id tag, or a stored game's id)")
     ] = None,
     rnd: Annotated[
-        int | None, typer.Option("--round", help="print only this round (or start --step there)")
+        int | None,
+        typer.Option("--round", metavar="R", help="print only this round (or start --step there)"),
     ] = None,
     seat: Annotated[
         str | None,
-        typer.Option("--as", help="as one swimmer, player or the Shark saw it ('table': public)"),
+        typer.Option(
+            "--as", metavar="NAME",
+            help="as one swimmer, player or the Shark saw it ('table': public)",
+        ),
     ] = None,
     step: Annotated[bool, typer.Option("--step", help="step through it with the keyboard")] = False,
     html: Annotated[
-        Path | None, typer.Option("--html", help="write one self-contained HTML page here")
+        Path | None,
+        typer.Option("--html", metavar="FILE", help="write one self-contained HTML page here"),
     ] = None,
-    db: Annotated[
-        Path, typer.Option("--db", envvar="GETBIT_DB", help="the game store for stored ids")
-    ] = Path("getbit.db"),
+    db: Annotated[Path | None, db_option()] = None,
 ) -> None:
     """Replay one game round by round: cards, ties, swims, bites, the line after each round."""
     from replay.cursor import Cursor
@@ -128,21 +125,25 @@ def replay_command(
     from replay.interactive import run
     from replay.terminal import print_game
     from replay.view import EVERYTHING, Viewer
+    from store import default_path
 
-    out = SafeConsole(highlight=False, soft_wrap=True)
-    err = SafeConsole(stderr=True, highlight=False, soft_wrap=True)
+    out, err = OUT, ERR
     if game is not None and game_id is not None:
-        err.print("getbit replay: give --game or --id, not both")
+        say_error("give --game or --id, not both")
         raise typer.Exit(EXIT_UNREADABLE)
     try:
-        found = find_game(source, game, game_id, db)
+        found = find_game(source, game, game_id, db if db is not None else default_path())
         if not found.events:  # a syntax error or a broken set-up: nothing to fold
-            err.print(f"{escape(found.title)} cannot be replayed:")
+            say_error(f"{found.title} cannot be replayed:")
             for v in found.violations:
                 err.print(f"  {escape(str(v))}")
             raise typer.Exit(EXIT_INVALID)
         cursor = Cursor(found.events, found.violations, found.warnings, found.title)
         viewer = EVERYTHING if seat is None else Viewer.named(cursor.setup, seat)
+        if rnd is not None and rnd < 1:  # round 0 is the set-up, not a round to print
+            raise InputError(
+                f"there is no round {rnd}: this game runs from round 1 to {cursor.last_round}"
+            )
         if rnd is not None:
             cursor.goto_round(rnd)  # a clear error for a round the game lacks
         if html is not None:
@@ -156,7 +157,7 @@ def replay_command(
         elif html is None:
             print_game(cursor, out, viewer, rnd)
     except GetbitError as exc:
-        err.print(f"getbit replay: {escape(str(exc))}")
+        say_error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
     raise typer.Exit(EXIT_INVALID if found.violations else EXIT_OK)
 

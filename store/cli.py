@@ -15,7 +15,7 @@ import sys
 from collections import Counter
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import typer
 from rich.markup import escape
@@ -23,7 +23,8 @@ from rich.progress import MofNCompleteColumn, Progress, SpinnerColumn, TextColum
 from rich.table import Table
 from rich.text import Text
 
-from console import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, SafeConsole, write_json
+from console import ERR, EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, OUT, say_error, write_json
+from console.options import db_option, json_option, output_option
 from getbit_events.errors import GetbitError, InputError, StoreError
 from getbit_events.validate import GameReport
 from store import (
@@ -38,15 +39,9 @@ from store.importing import GameFailure, import_paths, import_revision, revision
 
 __all__ = ["history_lines", "register"]
 
-_FORMATS = ("auto", "gbn", "jsonl", "csv")
+out, err = OUT, ERR
 
-out = SafeConsole(highlight=False, soft_wrap=True)
-err = SafeConsole(stderr=True, highlight=False, soft_wrap=True)
-
-DbOption = Annotated[
-    Path | None,
-    typer.Option("--db", help="the store file (default: $GETBIT_DB, else ./getbit.db)"),
-]
+DbOption = Annotated[Path | None, db_option()]
 
 
 def _open(db: Path | None, create: bool = False) -> GameStore:
@@ -54,36 +49,42 @@ def _open(db: Path | None, create: bool = False) -> GameStore:
 
 
 def _fail(exc: GetbitError) -> typer.Exit:
-    err.print(escape(str(exc)))
+    say_error(str(exc))
     return typer.Exit(EXIT_UNREADABLE)
 
 
 def import_command(
-    paths: Annotated[list[Path], typer.Argument(help="GBN, JSON Lines or CSV files, or folders")],
+    paths: Annotated[
+        list[Path],
+        typer.Argument(metavar="PATH", help="GBN, JSON Lines or CSV files, or folders"),
+    ],
     fmt: Annotated[
-        str, typer.Option("--format", help="auto (by file ending), gbn, jsonl or csv")
+        Literal["auto", "gbn", "jsonl", "csv"],
+        typer.Option(
+            "--format", case_sensitive=False, help="the record format (auto: by file ending)"
+        ),
     ] = "auto",
     db: DbOption = None,
     valid_only: Annotated[
         bool, typer.Option("--valid-only", help="refuse games that break the rules")
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="the summary as JSON")] = False,
+    as_json: Annotated[bool, json_option("the summary as JSON")] = False,
     replaces: Annotated[
         str | None,
-        typer.Option("--replaces", help="ID: FILE (one game) is a corrected record of game ID"),
+        typer.Option(
+            "--replaces", metavar="ID", help="FILE (one game) is a corrected record of game ID"
+        ),
     ] = None,
     reason: Annotated[
-        str | None, typer.Option("--reason", help="with --replaces: why (kept in the history)")
+        str | None,
+        typer.Option("--reason", metavar="TEXT", help="with --replaces: why (kept in the history)"),
     ] = None,
 ) -> None:
     """Store recorded games: valid ones, and invalid ones with their violations."""
-    if fmt not in _FORMATS:
-        err.print(f"getbit import: --format is one of {', '.join(_FORMATS)}, not {escape(fmt)}")
-        raise typer.Exit(EXIT_UNREADABLE)
     if replaces is not None:
         replace_command(paths, fmt, db, valid_only, as_json, replaces, reason)
     if reason is not None:
-        err.print("getbit import: --reason goes with --replaces")
+        say_error("--reason goes with --replaces")
         raise typer.Exit(EXIT_UNREADABLE)
     with ExitStack() as stack:
         try:
@@ -106,7 +107,7 @@ def import_command(
         def report_game(report: GameReport | InputError | GameFailure, result: Any) -> None:
             progress.advance(task)
             if isinstance(report, InputError | GameFailure):
-                err.print(escape(str(report)))
+                say_error(str(report))
                 return
             head = f"{report.source} game {report.game} (line {report.record.pos.line})"
             if not report.readable:
@@ -150,20 +151,20 @@ def import_command(
 
 
 def games_command(
-    player: Annotated[str | None, typer.Option(help="games this swimmer or player played")] = (
-        None
-    ),
-    status: Annotated[str | None, typer.Option(help="valid, invalid or unfinished")] = None,
+    player: Annotated[
+        str | None, typer.Option(metavar="NAME", help="games this swimmer or player played")
+    ] = None,
+    status: Annotated[
+        Literal["valid", "invalid", "unfinished"] | None,
+        typer.Option(case_sensitive=False, help="only games of this status"),
+    ] = None,
     db: DbOption = None,
-    as_json: Annotated[bool, typer.Option("--json", help="one JSON object per game")] = False,
+    as_json: Annotated[bool, json_option("one JSON object per game")] = False,
     everything: Annotated[
         bool, typer.Option("--all", help="superseded and retracted games too, marked")
     ] = False,
 ) -> None:
     """List the stored games (the latest live revision of each; --all: every one)."""
-    if status is not None and status not in ("valid", "invalid", "unfinished"):
-        err.print(f"getbit games: --status is valid, invalid or unfinished, not {escape(status)}")
-        raise typer.Exit(EXIT_UNREADABLE)
     damaged: list[Damage] = []
     try:
         with _open(db) as store:
@@ -209,13 +210,13 @@ def games_command(
 
 def _say_damaged(damaged: list[Damage]) -> None:
     for damage in damaged:
-        err.print(escape(f"{damage}; run getbit check"))
+        say_error(f"{damage}; run getbit check")
 
 
 def show_command(
-    game: Annotated[str, typer.Argument(help="a game id, or the start of one")],
+    game: Annotated[str, typer.Argument(metavar="ID", help="a game id, or the start of one")],
     db: DbOption = None,
-    as_json: Annotated[bool, typer.Option("--json", help="as a JSON object")] = False,
+    as_json: Annotated[bool, json_option("as a JSON object")] = False,
     source: Annotated[
         bool, typer.Option("--source", help="the record's text as imported, byte for byte")
     ] = False,
@@ -253,7 +254,7 @@ def _show_source(game_id: str, text: bytes | None) -> None:
     """The record text, written out as it was imported (not escaped: it is the file's)."""
     if text is None:
         raise InputError(
-            f"getbit show: game {game_id} keeps no record text (it was stored before "
+            f"game {game_id} keeps no record text (it was stored before "
             "texts were kept, came from a record of over 512 KiB, or from Python)"
         )
     sys.stdout.flush()
@@ -283,17 +284,17 @@ def _render(game: StoredGame, violations: list[Any]) -> None:
 
 
 def export_command(
-    games: Annotated[list[str], typer.Argument(help="game ids (or the start of them)")],
-    fmt: Annotated[str, typer.Option("--format", help="gbn or jsonl")] = "gbn",
-    output: Annotated[
-        Path | None, typer.Option("-o", "--output", help="write here, not to the screen")
-    ] = None,
+    games: Annotated[
+        list[str], typer.Argument(metavar="ID", help="game ids (or the start of them)")
+    ],
+    fmt: Annotated[
+        Literal["gbn", "jsonl"],
+        typer.Option("--format", case_sensitive=False, help="GBN, or a JSON Lines event log"),
+    ] = "gbn",
+    output: Annotated[Path | None, output_option()] = None,
     db: DbOption = None,
 ) -> None:
     """Write stored games back as canonical GBN or as a JSON Lines event log."""
-    if fmt not in ("gbn", "jsonl"):
-        err.print(f"getbit export: --format is gbn or jsonl, not {escape(fmt)}")
-        raise typer.Exit(EXIT_UNREADABLE)
     from importers.gbn import write_gbn
     from importers.jsonl import write_jsonl
 
@@ -311,7 +312,7 @@ def export_command(
                             "there is nothing to export"
                         )
                 except GetbitError as exc:
-                    err.print(escape(str(exc)))
+                    say_error(str(exc))
                     problems += 1
                     continue
                 streams.append((stored.id, events))
@@ -333,7 +334,7 @@ def _write(text: str, output: Path | None) -> None:
         with output.open("w", encoding="utf-8", newline="\n") as f:
             f.write(text)
     except OSError as exc:
-        err.print(f"{escape(str(output))}: cannot write: {escape(exc.strerror or str(exc))}")
+        say_error(f"{output}: cannot write: {exc.strerror or exc}")
         raise typer.Exit(EXIT_UNREADABLE) from None
 
 
@@ -348,15 +349,13 @@ def rebuild_command(db: DbOption = None) -> None:
     if result.skipped:
         _say_damaged(list(result.skipped))
         n = len(result.skipped)
-        err.print(f"skipped {n} damaged game{'s' * (n != 1)}: they are not in the read models")
+        say_error(f"skipped {n} damaged game{'s' * (n != 1)}: they are not in the read models")
         raise typer.Exit(EXIT_UNREADABLE)
 
 
 def check_command(
     db: DbOption = None,
-    as_json: Annotated[bool, typer.Option("--json", help="the findings as one JSON object")] = (
-        False
-    ),
+    as_json: Annotated[bool, json_option("the findings as one JSON object")] = False,
 ) -> None:
     """Check that every stored game is as it was stored (exit 0 intact, 1 damaged).
 
@@ -400,7 +399,7 @@ def replace_command(
         with GameStore(db if db is not None else default_path()) as store:
             done = import_revision(store, paths, target, reason, fmt, valid_only)
     except GetbitError as exc:
-        err.print(f"getbit import: {escape(str(exc))}")
+        say_error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
     for v in done.report.violations:
         err.print(f"  {escape(str(v))}")
@@ -435,13 +434,12 @@ def history_lines(game_id: str, entries: list[HistoryEntry]) -> list[str]:
 
 
 def retract_command(
-    game: Annotated[str, typer.Argument(help="the id of the game (or its start)")],
-    reason: Annotated[str, typer.Option("--reason", help="why it is taken back (kept)")],
-    db: Annotated[
-        Path | None,
-        typer.Option("--db", help="the store file (default: $GETBIT_DB, else ./getbit.db)"),
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="the fact appended, as JSON")] = False,
+    game: Annotated[str, typer.Argument(metavar="ID", help="the id of the game (or its start)")],
+    reason: Annotated[
+        str, typer.Option("--reason", metavar="TEXT", help="why it is taken back (kept)")
+    ],
+    db: DbOption = None,
+    as_json: Annotated[bool, json_option("the fact appended, as JSON")] = False,
 ) -> None:
     """Take back a stored game entered by mistake (it stays stored, marked retracted).
 
@@ -451,7 +449,7 @@ def retract_command(
         with GameStore(db if db is not None else default_path(), create=False) as store:
             entry = store.retract(game, reason.strip() or None)
     except GetbitError as exc:
-        err.print(escape(f"getbit retract: {exc}"))
+        say_error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
     if as_json:
         write_json(entry.to_json())

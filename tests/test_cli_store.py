@@ -193,7 +193,7 @@ def test_games_lists_and_filters(runner: CliRunner, db: Path, tmp_path: Path) ->
     assert "0 games" in out
     code, _, err = _run(runner, "games", "--db", str(db), "--status", "great")
     assert code == 2
-    assert "--status is valid, invalid or unfinished, not great" in err
+    assert "'great' is not one of 'valid', 'invalid', 'unfinished'" in err
 
 
 def test_games_without_a_store_says_so(runner: CliRunner, db: Path) -> None:
@@ -238,7 +238,7 @@ def test_export_gives_back_the_same_game(runner: CliRunner, db: Path, tmp_path: 
     assert out == "".join(write_jsonl([(ids[0], stored[0])]))
     code, _, err = _run(runner, "export", ids[0], "--format", "pgn", "--db", str(db))
     assert code == 2
-    assert "--format is gbn or jsonl, not pgn" in err
+    assert "'pgn' is not one of 'gbn', 'jsonl'" in err
 
 
 def test_rebuild_reports_what_it_did(runner: CliRunner, db: Path, tmp_path: Path) -> None:
@@ -280,7 +280,7 @@ def test_simulate_writes_a_log_that_imports(runner: CliRunner, db: Path) -> None
     assert (first["type"], first["game"], first["seq"]) == ("game-started", "sim-4-1", 1)
     code, _, err = _run(runner, "simulate", "--format", "xml")
     assert code == 2
-    assert "--format is gbn or jsonl, not xml" in err
+    assert "'xml' is not one of 'gbn', 'jsonl'" in err
 
 
 def test_two_imports_at_once_lose_and_duplicate_nothing(tmp_path: Path) -> None:

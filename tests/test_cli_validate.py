@@ -320,7 +320,7 @@ def test_a_missing_path_does_not_stop_the_others_being_read(tmp_path: Path) -> N
     (tmp_path / "good.gbn").write_text(R8_GAME, encoding="utf-8")
     result = getbit("nowhere.gbn", "good.gbn", cwd=tmp_path)
     assert result.returncode == 2
-    assert result.stderr.strip() == "nowhere.gbn: no such file or folder"
+    assert result.stderr.strip() == "getbit validate: nowhere.gbn: no such file or folder"
     assert "good.gbn game 1 (line 1): ok" in result.stdout
     assert result.stdout.splitlines()[-1] == "1 game: 1 valid (0 unfinished), 0 with violations"
 
@@ -552,8 +552,8 @@ def test_a_crash_checking_one_game_loses_no_other_game(
     assert code == 3
     size = R8_GAME.count("\n")
     said = (
-        f"three.gbn:{size + 1}: game 2: not checked: internal error (a bug, please report "
-        "it): ZeroDivisionError: division by zero"
+        f"getbit validate: three.gbn:{size + 1}: game 2: not checked: internal error (a bug, "
+        "please report it): ZeroDivisionError: division by zero"
     )
     assert err.splitlines() == [said]
     assert out.splitlines() == [
@@ -580,7 +580,7 @@ def test_games_read_before_a_file_turns_out_unreadable_still_count(
     monkeypatch.chdir(tmp_path)
     code, out, err = _validate_in_process(monkeypatch, capsys, "half.gbn")
     assert code == 2
-    assert err.splitlines() == ["half.gbn:13:1: cannot read on"]
+    assert err.splitlines() == ["getbit validate: half.gbn:13:1: cannot read on"]
     assert out.splitlines() == [
         "half.gbn game 1 (line 1): ok (C wins)",
         "1 game: 1 valid (0 unfinished), 0 with violations",
