@@ -11,6 +11,10 @@ input's fault: one line on stderr says so; ``GETBIT_DEBUG=1`` shows the tracebac
 
 from __future__ import annotations
 
+import ast
+import difflib
+import importlib
+import inspect
 import os
 import sys
 import traceback
@@ -22,6 +26,7 @@ import typer
 from rich.markup import escape
 from typer._click.exceptions import NoArgsIsHelpError, UsageError  # typer >= 0.29: its click
 from typer.core import TyperArgument, TyperCommand, TyperGroup
+from typer.main import get_command_from_info
 
 from console import (
     EXIT_BUG,
@@ -42,18 +47,68 @@ from getbit_events.record import RecordedGame
 from getbit_events.simulate import BOTS, simulate_games
 from getbit_events.validate import GameReport, validate_game
 from importers import find_files
-from replay import cli as replay_cli
-from reports import cli as reports_cli
-from store import cli as store_cli
 
-__all__ = ["app", "main"]
+__all__ = ["ELSEWHERE", "app", "commands", "main"]
 
+
+
+# The commands that live next to their library (command: its module and function). A
+# module is imported when one of its commands runs, not to list them in `getbit -h`:
+# the store's brings SQLite and sqlite-utils, and a start stays under 0.3 s.
+ELSEWHERE: dict[str, tuple[str, str]] = {
+    "import": ("store.cli", "import_command"),
+    "games": ("store.cli", "games_command"),
+    "show": ("store.cli", "show_command"),
+    "export": ("store.cli", "export_command"),
+    "rebuild": ("store.cli", "rebuild_command"),
+    "check": ("store.cli", "check_command"),
+    "retract": ("store.cli", "retract_command"),
+    "replay": ("replay.cli", "replay_command"),
+    "stats": ("reports.cli", "stats_command"),
+    "report": ("reports.cli", "report_command"),
+}
 
 
 class _Getbit(TyperGroup):
-    """The ``getbit`` group: a misused command line is one error line, ``getbit
-    COMMAND: what is wrong (see 'getbit COMMAND -h')``, and exit code 2, like every
-    other error (not click's usage box)."""
+    """The ``getbit`` group: its commands from ``ELSEWHERE`` are loaded when asked for;
+    a misused command line is one error line, ``getbit COMMAND: what is wrong (see
+    'getbit COMMAND -h')``, and exit code 2, like every other error (not click's box)."""
+
+    _listing = False
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return [*self.commands, *(name for name in ELSEWHERE if name not in self.commands)]
+
+    def get_command(self, ctx: Any, name: str) -> Any:
+        if name in self.commands or name not in ELSEWHERE:
+            return self.commands.get(name)
+        if self._listing:  # `getbit -h`: its help, read from the source
+            return TyperCommand(name=name, help=_docstring(*ELSEWHERE[name]))
+        commands = importlib.import_module(ELSEWHERE[name][0])
+        group = typer.Typer()
+        commands.register(group)
+        for info in group.registered_commands:
+            info.cls = _Command
+            made = get_command_from_info(info, pretty_exceptions_short=True, rich_markup_mode=None)
+            self.commands.setdefault(str(made.name), made)
+        return self.commands.get(name)
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        self._listing = True
+        try:
+            super().format_commands(ctx, formatter)
+        finally:
+            self._listing = False
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        try:
+            return self._click_resolve_command(ctx, args)
+        except UsageError as exc:  # "did you mean", over every command
+            close = difflib.get_close_matches(args[0], self.list_commands(ctx)) if args else []
+            if close:
+                said = ", ".join(map(repr, close))
+                exc.message = f"{exc.message.rstrip('.')}. Did you mean {said}?"
+            raise
 
     def make_context(
         self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any
@@ -86,6 +141,19 @@ class _Command(TyperCommand):
 
 
 def _no_type(ctx: Any) -> None:
+    return None
+
+
+def _docstring(module: str, function: str) -> str | None:
+    """The docstring of ``function`` in ``module``, read from its source (not imported)."""
+    source = Path(__file__).resolve().parent.parent.joinpath(*module.split(".")).with_suffix(".py")
+    try:
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+    except OSError:  # pragma: no cover - installed without sources: import it
+        return inspect.getdoc(getattr(importlib.import_module(module), function))
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == function:
+            return ast.get_docstring(node)
     return None
 
 
@@ -302,11 +370,17 @@ def _simulate_jsonl(played: Iterator[list[Event]], seed: int, target: Any) -> No
         target.write(line)
 
 
-# Each group of commands lives next to its library and registers itself here.
-for _commands in (store_cli, replay_cli, reports_cli):
-    _commands.register(app)
+# Each group of commands lives next to its library and registers itself (ELSEWHERE).
 for _info in app.registered_commands:
     _info.cls = _Command
+
+
+def commands() -> dict[str, Any]:
+    """Every ``getbit`` command, loaded, by name (for the docs and the tests)."""
+    group = typer.main.get_command(app)
+    assert isinstance(group, _Getbit)
+    ctx = typer.Context(group)
+    return {name: group.get_command(ctx, name) for name in group.list_commands(ctx)}
 
 
 def main() -> None:

@@ -130,7 +130,8 @@ def say_error(message: str, command: str | None = None) -> None:
     """Print ``message`` as an error line (:func:`error_line`) on stderr, escaped: a
     record's text in it is shown, never read as markup or sent to the terminal."""
     tolerant_streams()
-    ERR.print(error_line(message, command), markup=False)
+    # one line: a newline in what it names (a file name, say) is shown as its escape
+    ERR.print(error_line(message.replace("\n", "\\n"), command), markup=False)
 
 
 def _running_command() -> str:

@@ -15,11 +15,11 @@ import attrs
 import typer
 from rich.markup import escape
 
-from console import ERR, EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, OUT, plural, say_error
+from console import ERR, EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, OUT, say_error
 from console.options import db_option, game_option, id_option
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.events import Event, SourcePos
-from getbit_events.record import RecordedGame, Violation
+from getbit_events.record import Violation
 from getbit_events.validate import validate_game
 
 __all__ = ["register"]
@@ -35,29 +35,12 @@ class _Found:
     warnings: tuple[Violation, ...] = ()
 
 
-def _pick(
-    path: Path, games: list[RecordedGame], number: int | None, game_id: str | None
-) -> RecordedGame:
-    if not games:
-        raise InputError(f"{path}: holds no game")
-    if game_id is not None:
-        for game in games:
-            ids = {getattr(game, "id", None)}  # a JSON Lines log names its games
-            ids.update(t.value for t in game.tags if t.name.casefold() in ("id", "gameid"))
-            if game_id in ids:
-                return game
-        raise InputError(f"{path}: no game has the id {game_id!r} (an Id tag)")
-    n = number or 1
-    if not 1 <= n <= len(games):
-        raise InputError(f"{path}: holds {plural(len(games), 'game')}; there is no game {n}")
-    return games[n - 1]
-
-
 def _from_store(db: Path, ref: str) -> _Found:
     """A stored game (``ref``: its id or the start of it) with the violations kept with it."""
-    if not db.is_file():  # a look-up never creates a store
-        raise InputError(f"{ref}: no such file, and no game store at {db} (see --db)")
     from store import GameStore
+    from store.stored import lookup_store
+
+    lookup_store(db, ref)
 
     with GameStore(db, create=False) as store:
         stored = store.game(ref)
@@ -83,8 +66,9 @@ def find_game(source: str, number: int | None, game_id: str | None, db: Path) ->
     if kind == "id":
         return _from_store(db, source)
     from importers import read_file
+    from importers.picking import pick_game
 
-    game = _pick(path, read_file(path), number, game_id)
+    game = pick_game(path, read_file(path), number, game_id)
     report = validate_game(game)
     title = f"{path.name} game {game.index}"
     return _Found(report.events, title, report.violations, report.warnings)
@@ -128,9 +112,6 @@ def replay_command(
     from store import default_path
 
     out, err = OUT, ERR
-    if game is not None and game_id is not None:
-        say_error("give --game or --id, not both")
-        raise typer.Exit(EXIT_UNREADABLE)
     try:
         found = find_game(source, game, game_id, db if db is not None else default_path())
         if not found.events:  # a syntax error or a broken set-up: nothing to fold

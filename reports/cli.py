@@ -252,35 +252,25 @@ def _stats_table(report: StatsReport, filters: Filters) -> None:
 
 
 def report_command(
-    game: Annotated[
+    source: Annotated[
         str,
-        typer.Argument(metavar="SOURCE", help="a record file, or the id of a stored game"),
+        typer.Argument(
+            metavar="SOURCE",
+            help="a record file, a store file (with --id), or the id of a stored game",
+        ),
     ],
     number: Annotated[int | None, game_option()] = None,
+    game_id: Annotated[
+        str | None, id_option("the game with this id (an Id tag, or a stored game's id)")
+    ] = None,
     db: Annotated[Path | None, db_option()] = None,
     as_json: Annotated[bool, json_option("one JSON object, for programs")] = False,
 ) -> None:
     """One game's summary: ranking, bites by round, cards played per swimmer."""
     from reports.game import game_json, game_renderable, summarise_game
-    from store.stored import source_kind
 
-    violations = 0
     try:
-        kind = source_kind(game)
-        if kind == "file":
-            game_id, events, violations = _file_game(Path(game), number)
-        else:
-            from store import GameStore, default_path
-
-            if kind == "store":
-                raise InputError(f"{game}: a game store; give a stored game's id and --db")
-            path = db if db is not None else default_path()
-            if not path.is_file():  # as replay says it: a look-up never creates a store
-                raise InputError(f"{game}: no such file, and no game store at {path} (see --db)")
-            with GameStore(path, create=False) as store:
-                found = store.game(game)
-                game_id, events = found.id, store.events(found.id)
-                violations = found.violations
+        game_id, events, violations = _report_game(source, number, game_id, db)
         if not events:
             raise InputError(f"game {game_id}: its set-up breaks the rules, nothing to report")
         summary = summarise_game(game_id, events)
@@ -296,17 +286,39 @@ def report_command(
     raise typer.Exit(EXIT_INVALID if violations else EXIT_OK)
 
 
-def _file_game(path: Path, number: int | None) -> tuple[str, Sequence[Event], int]:
+def _report_game(
+    source: str, number: int | None, game_id: str | None, db: Path | None
+) -> tuple[str, Sequence[Event], int]:
+    """The game SOURCE (and ``--game``/``--id``) names: its id, events and violations."""
+    from store import GameStore, default_path
+    from store.stored import lookup_store, source_kind
+
+    kind = source_kind(source)
+    if kind == "file":
+        return _file_game(Path(source), number, game_id)
+    if kind == "store":
+        if game_id is None:
+            raise InputError(f"{source}: a game store; say which game with --id")
+        store_path, ref = Path(source), game_id
+    else:
+        store_path = lookup_store(db if db is not None else default_path(), source)
+        ref = source
+    with GameStore(store_path, create=False) as store:
+        found = store.game(ref)
+        return found.id, store.events(found.id), found.violations
+
+
+def _file_game(
+    path: Path, number: int | None, game_id: str | None
+) -> tuple[str, Sequence[Event], int]:
     from importers import read_file
+    from importers.picking import pick_game
     from reports.sources import game_id_of
 
-    games = read_file(path)
-    n = number or 1
-    if not 1 <= n <= len(games):
-        raise InputError(f"{path}: holds {plural(len(games), 'game')}; there is no game {n}")
-    report = validate_game(games[n - 1])
+    game = pick_game(path, read_file(path), number, game_id)
+    report = validate_game(game)
     if not report.events:  # a syntax error or a broken set-up: there is no game to show
-        first = report.violations[0] if report.violations else f"{path}: game {n}"
+        first = report.violations[0] if report.violations else f"{path}: game {game.index}"
         raise InputError(f"{first} (nothing to report: see 'getbit validate')")
     return game_id_of(report), report.events, len(report.violations)
 

@@ -41,6 +41,7 @@ __all__ = [
     "digest",
     "game_hash",
     "kept_violations",
+    "lookup_store",
     "read_head",
     "rows_digest",
     "source_kind",
@@ -72,6 +73,14 @@ def source_kind(source: str) -> str:
     if path.suffix or os.sep in source or "/" in source:
         raise InputError(f"{source}: no such file")
     return "id"
+
+
+def lookup_store(db: Path, ref: str) -> Path:
+    """``db``, the store to look the stored game ``ref`` up in; an ``InputError`` when
+    there is none (a look-up never creates a store), said the same way by every command."""
+    if not db.is_file():
+        raise InputError(f"{ref}: no such file, and no game store at {db} (see --db)")
+    return db
 
 
 def default_path() -> Path:

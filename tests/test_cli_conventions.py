@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import get_args
 
 import pytest
+import typer
 from typer.main import get_command
 from typer.testing import CliRunner
 
-from cli import app
+from cli import ELSEWHERE, app, commands
 from console.options import BOT_CHOICES, VARIANT_CHOICES, Bot, Variant
 from getbit_events.rules import VARIANTS
 from getbit_events.simulate import BOTS
@@ -21,7 +22,7 @@ from getbit_events.simulate import BOTS
 ROOT = Path(__file__).resolve().parent.parent
 FRIDAY = ROOT / "fixtures" / "games" / "friday-club.gbn"
 GROUP = get_command(app)
-COMMANDS = sorted(GROUP.commands)  # type: ignore[attr-defined]
+COMMANDS = sorted(commands())
 
 
 def _real_options() -> set[tuple[str, str]]:
@@ -31,7 +32,7 @@ def _real_options() -> set[tuple[str, str]]:
         if not param.hidden:  # type: ignore[attr-defined]
             found.add(("getbit", "/".join(param.opts)))
     for name in COMMANDS:
-        for param in GROUP.commands[name].params:  # type: ignore[attr-defined]
+        for param in commands()[name].params:
             if getattr(param, "hidden", False) or "--help" in param.opts:
                 continue
             if param.param_type_name == "argument":
@@ -131,3 +132,64 @@ def test_a_misused_command_line_is_one_error_line() -> None:
     assert (code, err) == (
         2, "getbit: No such command 'valdate'. Did you mean 'validate'? (see 'getbit -h')\n"
     )
+
+
+def test_replay_and_report_pick_a_game_the_same_way(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.gbn"
+    empty.write_text("", encoding="utf-8")
+    for command in ("replay", "report"):
+        assert _run(command, str(empty)) == (2, f"getbit {command}: {empty}: holds no game\n")
+        code, err = _run(command, str(FRIDAY), "--game", "1", "--id", "x")
+        assert (code, err) == (2, f"getbit {command}: give --game or --id, not both\n")
+        code, err = _run(command, "nosuch", "--db", str(tmp_path / "none.db"))
+        assert code == 2
+        assert err == (
+            f"getbit {command}: nosuch: no such file, and no game store at "
+            f"{tmp_path / 'none.db'} (see --db)\n"
+        )
+
+
+def test_report_takes_a_store_file_and_an_id_as_replay_does(tmp_path: Path) -> None:
+    from getbit_events.validate import validate_game
+    from importers.gbn import read_gbn_file
+    from store import GameStore
+
+    db = tmp_path / "games.db"
+    with GameStore(db) as store:
+        [game] = read_gbn_file(FRIDAY)
+        stored = store.add(validate_game(game))
+    code, err = _run("report", str(db))
+    assert (code, err) == (2, f"getbit report: {db}: a game store; say which game with --id\n")
+    result = CliRunner().invoke(app, ["report", str(db), "--id", stored.game_id[:6], "--json"])
+    assert result.exit_code in (0, 1), result.stderr
+    assert stored.game_id in result.stdout
+
+
+def test_commands_load_when_asked_for_and_list_as_they_are() -> None:
+    """``getbit -h`` lists every command without importing the store (its short help
+    read from the source is the loaded command's own), and ELSEWHERE names every
+    command its modules register."""
+    code = (
+        "import sys; sys.argv = ['getbit', '-h']\n"
+        "import cli\n"
+        "try:\n    cli.main()\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('store', 'sqlite_utils')))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.splitlines()[-1] == "[]"
+    listed = CliRunner().invoke(app, ["-h"]).stdout
+    every = commands()
+    for name in COMMANDS:
+        short = every[name].get_short_help_str(80 - 6 - max(map(len, COMMANDS)))
+        assert f"  {name.ljust(max(map(len, COMMANDS)))}  {short}" in listed
+    import importlib
+
+    for module in {m for m, _ in ELSEWHERE.values()}:
+        registered = typer.Typer()
+        importlib.import_module(module).register(registered)  # type: ignore[attr-defined]
+        names = {info.name for info in registered.registered_commands}
+        assert names == {n for n, (m, _) in ELSEWHERE.items() if m == module}
+        for info in registered.registered_commands:
+            assert ELSEWHERE[str(info.name)][1] == info.callback.__name__  # type: ignore[union-attr]

@@ -16,16 +16,15 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from typer.main import get_command
 from typer.testing import CliRunner
 
-from cli import app
+from cli import app, commands
 from store import GameStore
 
 ROOT = Path(__file__).resolve().parent.parent
 FRIDAY = ROOT / "fixtures" / "games" / "friday-club.gbn"
 EXAMPLES = int(os.environ.get("GETBIT_FUZZ_EXAMPLES", "40"))
-COMMANDS = sorted(get_command(app).commands)  # type: ignore[attr-defined]
+COMMANDS = sorted(commands())
 
 # a per-game report line of validate/import, not an error of the command
 _GAME_LINE = re.compile(r"^\S.* game \d+ \(line \d+\): ")
@@ -66,7 +65,7 @@ _VALUES = st.one_of(
 
 def _options(command: str) -> list[str]:
     """Every option string of ``command`` (but help), read from the click command."""
-    cmd = get_command(app).commands[command]  # type: ignore[attr-defined]
+    cmd = commands()[command]
     names = [o for p in cmd.params for o in (*p.opts, *p.secondary_opts)]
     return [n for n in names if n not in ("-h", "--help")]
 
