@@ -157,3 +157,15 @@ def test_the_two_tracebacks_of_issue_14_are_errors(place: Path) -> None:
     assert replayed.stderr == (
         "getbit replay: there is no round 0: this game runs from round 1 to 3\n"
     )
+
+
+@pytest.mark.parametrize("command", ["show", "replay", "report", "export", "retract"])
+def test_an_id_that_matches_several_games_is_an_error(place: Path, command: str) -> None:
+    with GameStore(place / "games.db", create=False) as store:
+        ids = [g.id for g in store.games()]
+    shared = next(i[:1] for i in ids if sum(j.startswith(i[:1]) for j in ids) > 1)
+    extra = ["--reason", "typo"] if command == "retract" else []
+    result = CliRunner().invoke(app, [command, shared, "--db", str(place / "games.db"), *extra])
+    assert result.exit_code == 2, result.stderr
+    _check(command, result.exit_code, result.stderr)
+    assert result.stderr.startswith(f"getbit {command}: ")
