@@ -9,6 +9,7 @@ rules (each violation is shown at its round), 2 the game cannot be found or read
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -73,8 +74,16 @@ def _from_store(db: Path, ref: str) -> _Found:
     return _Found(events, f"stored game {stored.id} ({db.name})", violations)
 
 
-def find_game(source: str, number: int | None, game_id: str | None, db: Path) -> _Found:
-    """The game SOURCE names: a record file, a store file with ``--id``, or a stored id."""
+def find_game(
+    source: str,
+    number: int | None,
+    game_id: str | None,
+    db: Path,
+    encoding: str | None = "utf-8",
+    say: Callable[[str], None] | None = None,
+) -> _Found:
+    """The game SOURCE names: a record file, a store file with ``--id``, or a stored id
+    (a file is read in ``encoding``; None: detected, and ``say`` told which)."""
     path = Path(source)
     if path.is_dir():
         raise InputError(f"{source}: a folder; give one record file, or a stored game's id")
@@ -88,7 +97,7 @@ def find_game(source: str, number: int | None, game_id: str | None, db: Path) ->
         return _from_store(db, source)
     from importers import read_file
 
-    game = _pick(path, read_file(path), number, game_id)
+    game = _pick(path, read_file(path, encoding=encoding, say=say), number, game_id)
     report = validate_game(game)
     title = f"{path.name} game {game.index}"
     return _Found(report.events, title, report.violations, report.warnings)
@@ -121,6 +130,10 @@ def replay_command(
     db: Annotated[
         Path, typer.Option("--db", envvar="GETBIT_DB", help="the game store for stored ids")
     ] = Path("getbit.db"),
+    encoding: Annotated[
+        str | None,
+        typer.Option(help="the file's text encoding (default: UTF-8, else detected and said)"),
+    ] = None,
 ) -> None:
     """Replay one game round by round: cards, ties, swims, bites, the line after each round."""
     from replay.cursor import Cursor
@@ -135,7 +148,9 @@ def replay_command(
         err.print("getbit replay: give --game or --id, not both")
         raise typer.Exit(EXIT_UNREADABLE)
     try:
-        found = find_game(source, game, game_id, db)
+        found = find_game(
+            source, game, game_id, db, encoding, lambda note: err.print(f"warning: {escape(note)}")
+        )
         if not found.events:  # a syntax error or a broken set-up: nothing to fold
             err.print(f"{escape(found.title)} cannot be replayed:")
             for v in found.violations:

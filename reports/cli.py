@@ -69,20 +69,33 @@ class _Loaded:
         self.db: Path | None = None
 
 
-def _from_files(paths: Sequence[Path]) -> _Loaded:
-    from importers import find_files, read_file
+def _from_files(
+    paths: Sequence[Path], encoding: str | None, err: Console, quiet: bool
+) -> _Loaded:
+    """The games of the files, checked, with a bar on a terminal (not when ``quiet``)."""
+    from console.progress import Bar, file_sizes
+    from importers import find_files, iter_file
+    from importers.reading import codec
     from reports.columns import as_tuples
     from reports.sources import game_id_of, rows_from_reports
 
+    def say(note: str) -> None:
+        err.print(f"[yellow]warning[/yellow]: {escape(note)}")
+
+    if encoding is not None:
+        codec(encoding)  # a misspelt --encoding is said once, not once a file
     loaded = _Loaded()
     reports: list[GameReport] = []
-    for path in find_files(paths):
-        try:
-            games = read_file(path)
-        except InputError as exc:  # one unreadable file does not stop the others
-            loaded.problems.append(str(exc))
-            continue
-        reports.extend(validate_game(game) for game in games)
+    sizes = file_sizes(find_files(paths))
+    with Bar(err, "reading", sum(sizes.values()), not quiet, in_bytes=True) as bar:
+        for path, size in sizes.items():
+            bar.next_file(size)
+            try:
+                for game in iter_file(path, encoding=encoding, say=say):
+                    reports.append(validate_game(game))
+                    bar.advance(len(game.text or b""))
+            except InputError as exc:  # one unreadable file does not stop the others
+                loaded.problems.append(str(exc))
     loaded.rows = list(as_tuples(rows_from_reports(reports, loaded.unreadable)))
     loaded.events = {game_id_of(r): r.events for r in reports if r.events}
     return loaded
@@ -163,6 +176,10 @@ def stats_command(
     game: Annotated[
         str | None, typer.Option("--game", help="--html: the game to chart position by round")
     ] = None,
+    encoding: Annotated[
+        str | None,
+        typer.Option(help="FILES' text encoding (default: UTF-8, else detected and said)"),
+    ] = None,
 ) -> None:
     """Statistics per player over stored games (or FILES): results, bites, cards, the Shark."""
     from reports.game import summarise_game
@@ -180,7 +197,7 @@ def stats_command(
         filters = Filters.make(player or (), variant, swimmers, since, until, tag or ())
         aliases = Aliases.make(alias or ())
         if paths:
-            loaded = _from_files(paths)
+            loaded = _from_files(paths, encoding, err, as_json)
             report = report_from_tuples(
                 loaded.rows, filters, aliases, history=html_path is not None,
                 unreadable=len(loaded.unreadable),
@@ -227,6 +244,10 @@ def report_command(
         typer.Option("--db", envvar="GETBIT_DB", help=_DB_HELP),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON object, for programs")] = False,
+    encoding: Annotated[
+        str | None,
+        typer.Option(help="a file's text encoding (default: UTF-8, else detected and said)"),
+    ] = None,
 ) -> None:
     """One game's summary: ranking, bites by round, cards played per swimmer."""
     from reports.game import game_json, game_renderable, summarise_game
@@ -236,7 +257,7 @@ def report_command(
     try:
         path = Path(game)
         if path.is_file() and path.suffix.lower() not in DB_SUFFIXES:
-            game_id, events, violations = _file_game(path, number)
+            game_id, events, violations = _file_game(path, number, encoding, err)
         else:
             from store import GameStore
 
@@ -264,11 +285,16 @@ def report_command(
     raise typer.Exit(EXIT_INVALID if violations else EXIT_OK)
 
 
-def _file_game(path: Path, number: int | None) -> tuple[str, Sequence[Event], int]:
+def _file_game(
+    path: Path, number: int | None, encoding: str | None, err: Console
+) -> tuple[str, Sequence[Event], int]:
     from importers import read_file
     from reports.sources import game_id_of
 
-    games = read_file(path)
+    def say(note: str) -> None:
+        err.print(f"[yellow]warning[/yellow]: {escape(note)}")
+
+    games = read_file(path, encoding=encoding, say=say)
     n = number or 1
     if not 1 <= n <= len(games):
         raise InputError(f"{path}: holds {len(games)} games; there is no game {n}")
