@@ -113,7 +113,7 @@ def _wordlike(data: bytes, name: str) -> bool:
     """Whether ``data`` in encoding ``name`` holds only letters (and typography) past ASCII."""
     try:
         text = data.decode(name)
-    except UnicodeDecodeError:
+    except UnicodeError:
         return False
     return all(c.isalpha() or c in _TYPOGRAPHY for c in text if ord(c) > 0x7F)
 
@@ -121,7 +121,7 @@ def _wordlike(data: bytes, name: str) -> bool:
 def _same_text(data: bytes, one: str, other: str) -> bool:
     try:
         return data.decode(one) == data.decode(other)
-    except UnicodeDecodeError:
+    except UnicodeError:
         return False
 
 
@@ -138,7 +138,7 @@ def codec(name: str) -> str:
     """The codec ``--encoding name`` reads in (InputError: none, or not a superset of ASCII)."""
     try:
         found = codecs.lookup(name).name
-    except LookupError:
+    except (LookupError, ValueError):  # ValueError: a NUL in the name
         raise InputError(f"--encoding: no encoding called {name!r} (try cp1252, latin-1)") from None
     if not _ascii_superset(found):
         raise InputError(
@@ -148,10 +148,16 @@ def codec(name: str) -> str:
     return "utf-8" if found == "utf-8-sig" else found
 
 
+#: codecs that keep ASCII but are no file's encoding (names of hosts, escapes)
+_NOT_FILES = frozenset({"idna", "punycode", "raw-unicode-escape", "unicode-escape", "undefined"})
+
+
 def _ascii_superset(name: str) -> bool:
     try:
+        if codecs.lookup(name).name in _NOT_FILES:
+            return False
         return _ASCII.decode(name) == _ASCII.decode("ascii")
-    except (LookupError, UnicodeDecodeError):
+    except (LookupError, ValueError):  # UnicodeError is a ValueError
         return False
 
 
@@ -175,7 +181,7 @@ class _Recoded:
             return raw
         try:
             return raw.decode(self._encoding).encode("utf-8")
-        except UnicodeDecodeError:
+        except UnicodeError:
             return raw
 
     def close(self) -> None:

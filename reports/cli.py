@@ -192,6 +192,8 @@ def stats_command(
     try:
         if sum((as_json, csv_path is not None, html_path is not None)) > 1:
             raise InputError("give one of --json, --csv and --html")
+        if encoding is not None and not paths:
+            raise InputError("--encoding goes with FILES (a store keeps text, not bytes)")
         if variant is not None and variant.casefold() not in VARIANTS:
             raise InputError(f"--variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
         filters = Filters.make(player or (), variant, swimmers, since, until, tag or ())

@@ -5,14 +5,18 @@ a folder holding a spreadsheet export, and a Date the reports cannot read."""
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cli import app
+from getbit_events.errors import InputError
 from importers import iter_file, read_file
-from importers.reading import DETECT_BYTES, choose_encoding
+from importers.reading import DETECT_BYTES, choose_encoding, codec
 
 ROOT = Path(__file__).resolve().parent.parent
 FRIDAY = (ROOT / "fixtures" / "games" / "friday-club.gbn").read_text(encoding="utf-8")
@@ -309,3 +313,48 @@ def test_an_excel_sheet_in_cp1252_and_a_log_in_latin_1(tmp_path: Path) -> None:
     assert code == 0
     assert "Anaïs" in json.dumps(json.loads(out.splitlines()[0]), ensure_ascii=False)
     assert "latin" in err or "cp1252" in err  # detected, and said
+
+
+@pytest.mark.parametrize("name", ["idna", "punycode", "undefined", "unicode_escape", "rot13"])
+def test_a_codec_that_is_no_file_encoding_is_refused(cp1252: Path, name: str) -> None:
+    code, out, err = _run("validate", "--encoding", name, str(cp1252))
+    assert (code, out) == (2, "")
+    assert err.startswith(f"getbit validate: --encoding {name}: records are read line by line")
+
+
+@given(st.text(max_size=30))
+def test_any_encoding_name_is_a_codec_or_an_input_error(name: str) -> None:
+    try:
+        found = codec(name)
+    except InputError:
+        return
+    assert bytes(range(0x20, 0x7F)).decode(found) == bytes(range(0x20, 0x7F)).decode("ascii")
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.binary(max_size=40),
+            st.sampled_from([b"\n", b"Caf\xe9 ", b"\xd0\xf0", b"\xe2\x80", b"[Line \"", b"1. "]),
+        ),
+        max_size=30,
+    ),
+    st.sampled_from(["x.gbn", "x.jsonl", "x.csv"]),
+)
+def test_detection_and_reading_never_crash_on_any_bytes(parts: list[bytes], name: str) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / name
+        path.write_bytes(b"".join(parts))
+        chosen = choose_encoding(path, None)
+        games = list(iter_file(path, encoding=None))
+        if chosen.utf8:  # read as UTF-8: as the library reads it by default
+            assert [g.syntax_errors for g in games] == [
+                g.syntax_errors for g in iter_file(path)
+            ]
+
+
+def test_stats_says_encoding_goes_with_files(tmp_path: Path) -> None:
+    code, _, err = _run("stats", "--encoding", "cp1252", "--db", str(tmp_path / "none.db"))
+    assert code == 2
+    assert err.strip() == "getbit stats: --encoding goes with FILES (a store keeps text, not bytes)"
