@@ -29,6 +29,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup
 from typer.main import get_command_from_info
 
 from console import (
+    ERR,
     EXIT_BUG,
     EXIT_INVALID,
     EXIT_OK,
@@ -37,16 +38,26 @@ from console import (
     bug_line,
     plural,
     say_error,
+    say_warning,
     tolerant_streams,
     write_json,
 )
-from console.options import Bot, Variant, json_option, output_option
+from console.options import (
+    Bot,
+    RecordFormat,
+    Variant,
+    encoding_option,
+    format_option,
+    json_option,
+    output_option,
+)
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.events import Event
 from getbit_events.record import RecordedGame
 from getbit_events.simulate import BOTS, simulate_games
 from getbit_events.validate import GameReport, validate_game
 from importers import find_files
+from importers.reading import date_warnings
 
 __all__ = ["ELSEWHERE", "app", "commands", "main"]
 
@@ -231,11 +242,18 @@ def _getbit(
     """Record, check, replay and study games of Get Bit!"""
 
 
-def _games(path: Path) -> Iterator[RecordedGame]:
-    """The games of one file as it is read (memory bounded by one game)."""
+def _games(
+    path: Path, fmt: str, encoding: str | None, notes: list[str]
+) -> Iterator[RecordedGame]:
+    """The games of one file as it is read (memory bounded by one game); the encoding
+    it was read in, when detected, is said on stderr and kept in ``notes``."""
     from importers import iter_file
 
-    return iter_file(path)
+    def say(note: str) -> None:
+        say_warning(note)
+        notes.append(note)
+
+    return iter_file(path, fmt, encoding=encoding, say=say)
 
 
 def _render(report: GameReport) -> None:
@@ -265,23 +283,26 @@ def validate(
         ),
     ],
     as_json: Annotated[bool, json_option("one JSON object per game, for programs")] = False,
+    fmt: Annotated[
+        RecordFormat,
+        format_option("by file ending (auto; folders give .gbn and .jsonl), or this one"),
+    ] = "auto",
+    encoding: Annotated[str | None, encoding_option()] = None,
 ) -> None:
-    """Check recorded games against the rules; report every violation."""
-    code = EXIT_OK
-    counts = {"games": 0, "valid": 0, "invalid": 0, "unfinished": 0, "unchecked": 0}
-    for path in find_files(paths, missing_ok=True):
+    """Check recorded games against the rules; report every violation.
+
+    A path with no games in it is a warning and exit 2.
+    """
+    from importers.reading import codec
+
+    if encoding is not None:
         try:
-            if not path.exists():  # said, and the other paths are still read
-                raise InputError(f"{path}: no such file or folder")
-            # the games read before a file turns out unreadable still count
-            for game in _games(path):
-                code = max(code, _check(game, as_json, counts))
+            codec(encoding)
         except InputError as exc:
             say_error(str(exc))
-            code = max(code, EXIT_UNREADABLE)
-        except Exception as exc:  # a reader's bug: the rest of this file is lost, not the others
-            _say_bug(str(path), exc)
-            code = EXIT_BUG
+            raise typer.Exit(EXIT_UNREADABLE) from None
+    counts = {"games": 0, "valid": 0, "invalid": 0, "unfinished": 0, "unchecked": 0}
+    code = _check_paths(paths, fmt, encoding, as_json, counts)
     if not as_json:
         unchecked = f", {counts['unchecked']} not checked (a bug)" if counts["unchecked"] else ""
         out.print(
@@ -292,9 +313,51 @@ def validate(
     raise typer.Exit(code)
 
 
-def _check(game: RecordedGame, as_json: bool, counts: dict[str, int]) -> int:
+def _check_paths(
+    paths: list[Path], fmt: str, encoding: str | None, as_json: bool, counts: dict[str, int]
+) -> int:
+    """Check and show every game of ``paths``, with a bar on a terminal; the exit code.
+    A path given that holds no games is a warning, and exit 2 (nothing was checked)."""
+    from console.progress import Bar, file_sizes  # rich.progress: not for `getbit -h`
+    from importers import folder_suffixes
+
+    code = EXIT_OK
+    suffixes = folder_suffixes(fmt)
+    files = [(p, f) for p in paths for f in find_files([p], suffixes, missing_ok=True)]
+    sizes = file_sizes(f for _, f in files)
+    said = dict.fromkeys(paths, 0)  # games, or problems already said, per path given
+    with Bar(ERR, "checking", sum(sizes.values()), not as_json, in_bytes=True) as bar:
+        for given, path in files:
+            bar.next_file(sizes[path])
+            before = counts["games"]
+            try:
+                if not path.exists():  # said, and the other paths are still read
+                    raise InputError(f"{path}: no such file or folder")
+                # the games read before a file turns out unreadable still count
+                notes: list[str] = []
+                for game in _games(path, fmt, encoding, notes):
+                    code = max(code, _check(game, as_json, counts, notes))
+                    bar.advance(len(game.text or b""))
+            except InputError as exc:
+                say_error(str(exc))
+                code = max(code, EXIT_UNREADABLE)
+                said[given] += 1
+            except Exception as exc:  # a reader's bug: the rest of this file is lost, not others
+                _say_bug(str(path), exc)
+                code = EXIT_BUG
+                said[given] += 1
+            said[given] += counts["games"] - before
+    for given in (p for p, n in said.items() if not n):  # an empty file or folder
+        hint = f" (no record files: {', '.join(suffixes)})" if given.is_dir() else ""
+        say_warning(f"no games in {given}{hint}")
+        code = max(code, EXIT_UNREADABLE)
+    return code
+
+
+def _check(game: RecordedGame, as_json: bool, counts: dict[str, int], notes: list[str]) -> int:
     """Validate and show one game; its exit code. A crash while checking it is
-    reported as that game's (file:line) and the other games go on."""
+    reported as that game's (file:line) and the other games go on. ``notes`` (the
+    encoding detected) and a Date the reports cannot read are warnings of the game."""
     counts["games"] += 1
     try:
         report = validate_game(game)
@@ -305,10 +368,15 @@ def _check(game: RecordedGame, as_json: bool, counts: dict[str, int]) -> int:
         return EXIT_BUG
     counts["valid" if report.valid else "invalid"] += 1
     counts["unfinished"] += report.valid and not report.finished
+    extra = [*notes, *date_warnings(game)]
     if shown is not None:
+        if extra:  # never there for a UTF-8 record with a readable Date: its JSON is as before
+            shown["warnings"] = [*shown["warnings"], *extra]
         write_json(shown)
     else:
         _render(report)
+        for warning in extra[len(notes) :]:
+            out.print(f"  [yellow]warning[/yellow]: {escape(warning)}")
     return EXIT_OK if report.valid else EXIT_INVALID
 
 

@@ -21,6 +21,7 @@ __all__ = [
     "error_line",
     "plural",
     "say_error",
+    "say_warning",
     "shown",
     "tolerant_streams",
     "utf8",
@@ -132,6 +133,12 @@ def say_error(message: str, command: str | None = None) -> None:
     tolerant_streams()
     # one line: a newline in what it names (a file name, say) is shown as its escape
     ERR.print(error_line(message.replace("\n", "\\n"), command), markup=False)
+
+
+def say_warning(message: str) -> None:
+    """Print ``message`` as a warning line on stderr (``warning: ...``), escaped."""
+    tolerant_streams()
+    ERR.print(Text.assemble(("warning", "yellow"), ": ", message.replace("\n", "\\n")))
 
 
 def _running_command() -> str:

@@ -8,6 +8,7 @@ rules (each violation is shown at its round), 2 the game cannot be found or read
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -15,14 +16,16 @@ import attrs
 import typer
 from rich.markup import escape
 
-from console import ERR, EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, OUT, say_error
-from console.options import db_option, game_option, id_option
+from console import ERR, EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, OUT, say_error, say_warning
+from console.options import db_option, encoding_option, game_option, id_option
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.events import Event, SourcePos
 from getbit_events.record import Violation
 from getbit_events.validate import validate_game
 
 __all__ = ["register"]
+
+_ENCODING_HELP = "the file's text encoding (default: UTF-8, else detected and said)"
 
 
 @attrs.frozen
@@ -53,8 +56,16 @@ def _from_store(db: Path, ref: str) -> _Found:
     return _Found(events, f"stored game {stored.id} ({db.name})", violations)
 
 
-def find_game(source: str, number: int | None, game_id: str | None, db: Path) -> _Found:
-    """The game SOURCE names: a record file, a store file with ``--id``, or a stored id."""
+def find_game(
+    source: str,
+    number: int | None,
+    game_id: str | None,
+    db: Path,
+    encoding: str | None = "utf-8",
+    say: Callable[[str], None] | None = None,
+) -> _Found:
+    """The game SOURCE names: a record file, a store file with ``--id``, or a stored id
+    (a file is read in ``encoding``; None: detected, and ``say`` told which)."""
     from store.stored import source_kind
 
     kind = source_kind(source)
@@ -68,7 +79,7 @@ def find_game(source: str, number: int | None, game_id: str | None, db: Path) ->
     from importers import read_file
     from importers.picking import pick_game
 
-    game = pick_game(path, read_file(path), number, game_id)
+    game = pick_game(path, read_file(path, encoding=encoding, say=say), number, game_id)
     report = validate_game(game)
     title = f"{path.name} game {game.index}"
     return _Found(report.events, title, report.violations, report.warnings)
@@ -102,6 +113,7 @@ def replay_command(
         typer.Option("--html", metavar="FILE", help="write one self-contained HTML page here"),
     ] = None,
     db: Annotated[Path | None, db_option()] = None,
+    encoding: Annotated[str | None, encoding_option(_ENCODING_HELP)] = None,
 ) -> None:
     """Replay one game round by round: cards, ties, swims, bites, the line after each round."""
     from replay.cursor import Cursor
@@ -113,7 +125,9 @@ def replay_command(
 
     out, err = OUT, ERR
     try:
-        found = find_game(source, game, game_id, db if db is not None else default_path())
+        found = find_game(
+            source, game, game_id, db if db is not None else default_path(), encoding, say_warning
+        )
         if not found.events:  # a syntax error or a broken set-up: nothing to fold
             say_error(f"{found.title} cannot be replayed:")
             for v in found.violations:

@@ -18,8 +18,25 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.markup import escape
 
-from console import ERR, EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, OUT, plural, say_error, write_json
-from console.options import Variant, db_option, game_option, id_option, json_option
+from console import (
+    ERR,
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_UNREADABLE,
+    OUT,
+    plural,
+    say_error,
+    say_warning,
+    write_json,
+)
+from console.options import (
+    Variant,
+    db_option,
+    encoding_option,
+    game_option,
+    id_option,
+    json_option,
+)
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.events import Event
 from getbit_events.validate import GameReport, validate_game
@@ -52,20 +69,28 @@ class _Loaded:
         self.db: Path | None = None
 
 
-def _from_files(paths: Sequence[Path]) -> _Loaded:
-    from importers import find_files, read_file
+def _from_files(paths: Sequence[Path], encoding: str | None, quiet: bool) -> _Loaded:
+    """The games of the files, checked, with a bar on a terminal (not when ``quiet``)."""
+    from console.progress import Bar, file_sizes
+    from importers import find_files, iter_file
+    from importers.reading import codec
     from reports.columns import as_tuples
     from reports.sources import game_id_of, rows_from_reports
 
+    if encoding is not None:
+        codec(encoding)  # a misspelt --encoding is said once, not once a file
     loaded = _Loaded()
     reports: list[GameReport] = []
-    for path in find_files(paths):
-        try:
-            games = read_file(path)
-        except InputError as exc:  # one unreadable file does not stop the others
-            loaded.problems.append(str(exc))
-            continue
-        reports.extend(validate_game(game) for game in games)
+    sizes = file_sizes(find_files(paths))
+    with Bar(ERR, "reading", sum(sizes.values()), not quiet, in_bytes=True) as bar:
+        for path, size in sizes.items():
+            bar.next_file(size)
+            try:
+                for game in iter_file(path, encoding=encoding, say=say_warning):
+                    reports.append(validate_game(game))
+                    bar.advance(len(game.text or b""))
+            except InputError as exc:  # one unreadable file does not stop the others
+                loaded.problems.append(str(exc))
     loaded.rows = list(as_tuples(rows_from_reports(reports, loaded.unreadable)))
     loaded.events = {game_id_of(r): r.events for r in reports if r.events}
     return loaded
@@ -160,15 +185,21 @@ def stats_command(
         str | None, id_option("with --html: the game to chart position by round (its id)")
     ] = None,
     old_game: Annotated[str | None, typer.Option("--game", hidden=True)] = None,
+    encoding: Annotated[
+        str | None, encoding_option("FILES' text encoding (default: UTF-8, else detected and said)")
+    ] = None,
 ) -> None:
     """Statistics per player over stored games (or FILES): results, bites, cards, the Shark."""
     from reports.selection import Aliases, Filters
 
     try:
         _stats_options(as_json, csv_path, html_path, game_id, old_game)
+        if encoding is not None and not paths:
+            raise InputError("--encoding goes with FILES (a store keeps text, not bytes)")
         filters = Filters.make(player or (), variant, swimmers, since, until, tag or ())
         loaded, report = _stats_report(
-            paths, db, filters, Aliases.make(alias or ()), html_path is not None
+            paths, db, filters, Aliases.make(alias or ()), html_path is not None, encoding,
+            as_json,
         )
         for problem in loaded.problems:
             say_error(problem)
@@ -202,14 +233,16 @@ def _stats_options(
 
 
 def _stats_report(
-    paths: list[Path] | None, db: Path | None, filters: Filters, aliases: Aliases, history: bool
+    paths: list[Path] | None, db: Path | None, filters: Filters, aliases: Aliases,
+    history: bool, encoding: str | None, quiet: bool,
 ) -> tuple[_Loaded, StatsReport]:
-    """The report over the games of ``paths``, or of the store when there are none."""
+    """The report over the games of ``paths`` (read in ``encoding``, a bar unless
+    ``quiet``), or of the store when there are none."""
     from reports.stats import report_from_tuples
 
     if not paths:
         return _store_report(db, filters, aliases, history)
-    loaded = _from_files(paths)
+    loaded = _from_files(paths, encoding, quiet)
     report = report_from_tuples(
         loaded.rows, filters, aliases, history=history, unreadable=len(loaded.unreadable)
     )
@@ -265,12 +298,16 @@ def report_command(
     ] = None,
     db: Annotated[Path | None, db_option()] = None,
     as_json: Annotated[bool, json_option("one JSON object, for programs")] = False,
+    encoding: Annotated[
+        str | None,
+        encoding_option("a file's text encoding (default: UTF-8, else detected and said)"),
+    ] = None,
 ) -> None:
     """One game's summary: ranking, bites by round, cards played per swimmer."""
     from reports.game import game_json, game_renderable, summarise_game
 
     try:
-        game_id, events, violations = _report_game(source, number, game_id, db)
+        game_id, events, violations = _report_game(source, number, game_id, db, encoding)
         if not events:
             raise InputError(f"game {game_id}: its set-up breaks the rules, nothing to report")
         summary = summarise_game(game_id, events)
@@ -287,15 +324,16 @@ def report_command(
 
 
 def _report_game(
-    source: str, number: int | None, game_id: str | None, db: Path | None
+    source: str, number: int | None, game_id: str | None, db: Path | None, encoding: str | None
 ) -> tuple[str, Sequence[Event], int]:
-    """The game SOURCE (and ``--game``/``--id``) names: its id, events and violations."""
+    """The game SOURCE (and ``--game``/``--id``) names: its id, events and violations
+    (a file is read in ``encoding``; None: UTF-8, else detected and said)."""
     from store import GameStore, default_path
     from store.stored import lookup_store, source_kind
 
     kind = source_kind(source)
     if kind == "file":
-        return _file_game(Path(source), number, game_id)
+        return _file_game(Path(source), number, game_id, encoding)
     if kind == "store":
         if game_id is None:
             raise InputError(f"{source}: a game store; say which game with --id")
@@ -309,13 +347,13 @@ def _report_game(
 
 
 def _file_game(
-    path: Path, number: int | None, game_id: str | None
+    path: Path, number: int | None, game_id: str | None, encoding: str | None
 ) -> tuple[str, Sequence[Event], int]:
     from importers import read_file
     from importers.picking import pick_game
     from reports.sources import game_id_of
 
-    game = pick_game(path, read_file(path), number, game_id)
+    game = pick_game(path, read_file(path, encoding=encoding, say=say_warning), number, game_id)
     report = validate_game(game)
     if not report.events:  # a syntax error or a broken set-up: there is no game to show
         first = report.violations[0] if report.violations else f"{path}: game {game.index}"

@@ -11,7 +11,7 @@ appends that it supersedes the old game (``revisions``).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,7 @@ from console import EXIT_BUG, EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.record import RecordedGame
 from getbit_events.validate import GameReport, validate_game
-from importers import FORMATS, SUFFIXES, find_files
+from importers import find_files, folder_suffixes
 from store.store import BatchLost, GameStore
 from store.stored import AddResult, HistoryEntry
 
@@ -149,6 +149,8 @@ def import_paths(
     fmt: str = "auto",
     valid_only: bool = False,
     on_report: Any = None,
+    encoding: str | None = "utf-8",
+    say: Callable[[str], None] | None = None,
 ) -> ImportSummary:
     """Import every game of ``paths`` (folders walked); unreadable files are reported.
 
@@ -164,7 +166,8 @@ def import_paths(
 
     ``on_report(item, result_or_None)`` is called for each game once its batch
     is stored: ``item`` is its GameReport, an InputError for a file that cannot
-    be read at all, or a GameFailure for a game left out.
+    be read at all, or a GameFailure for a game left out. ``encoding`` and ``say``
+    are ``importers.iter_file``'s (None: detected when a file is not UTF-8).
     """
     from importers import iter_file
 
@@ -188,7 +191,7 @@ def import_paths(
         for path in list(_walk(paths, fmt)):  # every path checked before anything is stored
             line = 1
             try:
-                for record in iter_file(path, fmt):
+                for record in iter_file(path, fmt, encoding=encoding, say=say):
                     line = record.pos.line
                     yield store_one(record)
             except InputError as exc:
@@ -216,8 +219,8 @@ def import_paths(
 
 
 def _walk(paths: list[Path], fmt: str) -> Iterator[Path]:
-    """The files of ``paths`` in format ``fmt`` (all known ones: ``auto``)."""
-    return find_files(paths, SUFFIXES if fmt == "auto" else FORMATS[fmt])
+    """The files of ``paths`` in format ``fmt`` (``auto``: a folder's GBN and JSON Lines)."""
+    return find_files(paths, folder_suffixes(fmt))
 
 
 @attrs.frozen
@@ -249,13 +252,16 @@ def import_revision(
     reason: str | None = None,
     fmt: str = "auto",
     valid_only: bool = False,
+    encoding: str | None = "utf-8",
+    say: Callable[[str], None] | None = None,
 ) -> Revision:
     """Store the one game of ``paths`` (the corrected record) and append that it
     supersedes game ``target``, in one write transaction: both or neither.
 
     InputError, and nothing written, when ``paths`` hold no game or several, the
     record has syntax errors (or, with ``valid_only``, breaks the rules), or the
-    store refuses the revision (``GameStore.supersede``).
+    store refuses the revision (``GameStore.supersede``). ``encoding`` and ``say``
+    are ``importers.iter_file``'s.
     """
     from importers import iter_file
 
@@ -265,7 +271,7 @@ def import_revision(
             raise InputError(f"{path}: --replaces takes one file, the corrected record")
         if not path.exists():
             raise InputError(f"{path}: no such file")
-        records.extend(iter_file(path, fmt))
+        records.extend(iter_file(path, fmt, encoding=encoding, say=say))
         if len(records) > 1:
             break
     if len(records) != 1:

@@ -389,11 +389,12 @@ class GameStore:
                 return game_id
             length += 4  # another game's hash starts the same: take more of ours
 
-    def rebuild(self) -> RebuildResult:
+    def rebuild(self, on_game: Callable[[], None] | None = None) -> RebuildResult:
         """Recreate the read model from the events, in one transaction.
 
         A damaged game (see :meth:`streams`) is left out of it, and said in
-        ``RebuildResult.skipped``; the others are rebuilt.
+        ``RebuildResult.skipped``; the others are rebuilt. ``on_game()`` is called
+        after each game with events (for progress; :meth:`count` gives the total).
         """
         conn = self._conn
         games = events = rows = 0
@@ -423,6 +424,8 @@ class GameStore:
                     batch.extend(game)
                     games += 1
                     events += len(stream)
+                    if on_game is not None:
+                        on_game()
                     if len(batch) >= 5000:
                         rows += len(batch)
                         conn.executemany(self._insert_row, batch)

@@ -367,10 +367,13 @@ def test_misuse_exits_2(args: tuple[str, ...], tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
-def test_an_empty_file_is_zero_games(tmp_path: Path) -> None:
+def test_an_empty_file_is_zero_games_a_warning_and_exit_2(tmp_path: Path) -> None:
+    # nothing was checked: a program must not take it for "all good" (exit 2, as for
+    # a file that cannot be read)
     (tmp_path / "empty.gbn").write_text("# nothing yet\n", encoding="utf-8")
     result = getbit("empty.gbn", cwd=tmp_path)
-    assert result.returncode == 0
+    assert result.returncode == 2
+    assert result.stderr.strip() == "warning: no games in empty.gbn"
     assert result.stdout.splitlines()[-1] == "0 games: 0 valid (0 unfinished), 0 with violations"
 
 
@@ -571,7 +574,7 @@ def test_games_read_before_a_file_turns_out_unreadable_still_count(
     import importers
     from importers.gbn import read_gbn
 
-    def halfway(path: Any, fmt: str = "auto", source: str | None = None) -> Any:
+    def halfway(path: Any, fmt: str = "auto", source: str | None = None, **_: Any) -> Any:
         yield from read_gbn(R8_GAME, str(path))
         raise InputError(f"{path}:13:1: cannot read on")
 
