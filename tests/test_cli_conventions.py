@@ -166,14 +166,16 @@ def test_report_takes_a_store_file_and_an_id_as_replay_does(tmp_path: Path) -> N
 
 
 def test_commands_load_when_asked_for_and_list_as_they_are() -> None:
-    """``getbit -h`` lists every command without importing the store (its short help
-    read from the source is the loaded command's own), and ELSEWHERE names every
-    command its modules register."""
+    """``getbit -h`` lists every command without importing the store, charset
+    detection or progress bars (its short help read from the source is the loaded
+    command's own), and ELSEWHERE names every command its modules register."""
     code = (
         "import sys; sys.argv = ['getbit', '-h']\n"
         "import cli\n"
         "try:\n    cli.main()\nexcept SystemExit:\n    pass\n"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('store', 'sqlite_utils')))"
+        "heavy = ('store', 'sqlite_utils', 'charset_normalizer', 'rich.progress',"
+        " 'console.progress')\n"
+        "print(sorted(m for m in sys.modules if m in heavy or m.split('.')[0] in heavy))"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
@@ -193,3 +195,16 @@ def test_commands_load_when_asked_for_and_list_as_they_are() -> None:
         assert names == {n for n, (m, _) in ELSEWHERE.items() if m == module}
         for info in registered.registered_commands:
             assert ELSEWHERE[str(info.name)][1] == info.callback.__name__  # type: ignore[union-attr]
+
+
+def test_validate_checks_without_the_store() -> None:
+    """``validate`` (with its Date warnings and its bar) never imports the store."""
+    code = (
+        f"import sys; sys.argv = ['getbit', 'validate', {str(FRIDAY)!r}]\n"
+        "import cli\n"
+        "try:\n    cli.main()\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('store', 'sqlite_utils')))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "[]"
