@@ -31,6 +31,7 @@ COMPILED = [
     "getbit_events/findings.py",
     "getbit_events/tags.py",
     "getbit_events/outcomes.py",
+    "getbit_events/plays.py",
     "getbit_events/validate.py",
     "getbit_events/reducer.py",
     "importers/gbn.py",

@@ -13,15 +13,19 @@ from __future__ import annotations
 
 import ast
 import difflib
+import functools
 import importlib
 import inspect
+import io
 import os
 import sys
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+import attrs
 import typer
 from rich.markup import escape
 from typer._click.exceptions import NoArgsIsHelpError, UsageError  # typer >= 0.29: its click
@@ -48,6 +52,7 @@ from console.options import (
     Variant,
     encoding_option,
     format_option,
+    jobs_option,
     json_option,
     output_option,
 )
@@ -246,14 +251,10 @@ def _games(
     path: Path, fmt: str, encoding: str | None, notes: list[str]
 ) -> Iterator[RecordedGame]:
     """The games of one file as it is read (memory bounded by one game); the encoding
-    it was read in, when detected, is said on stderr and kept in ``notes``."""
+    it was read in, when detected, is kept in ``notes`` (the caller says it)."""
     from importers import iter_file
 
-    def say(note: str) -> None:
-        say_warning(note)
-        notes.append(note)
-
-    return iter_file(path, fmt, encoding=encoding, say=say)
+    return iter_file(path, fmt, encoding=encoding, say=notes.append)
 
 
 def _render(report: GameReport) -> None:
@@ -288,6 +289,8 @@ def validate(
         format_option("by file ending (auto; folders give .gbn and .jsonl), or this one"),
     ] = "auto",
     encoding: Annotated[str | None, encoding_option()] = None,
+    jobs: Annotated[int | None, jobs_option("worker processes checking the games "
+                                            "(default: the number of cores)")] = None,
 ) -> None:
     """Check recorded games against the rules; report every violation.
 
@@ -302,7 +305,11 @@ def validate(
             say_error(str(exc))
             raise typer.Exit(EXIT_UNREADABLE) from None
     counts = {"games": 0, "valid": 0, "invalid": 0, "unfinished": 0, "unchecked": 0}
-    code = _check_paths(paths, fmt, encoding, as_json, counts)
+    if jobs is None:
+        from importers.workers import default_jobs  # multiprocessing: not for `getbit -h`
+
+        jobs = default_jobs()
+    code = _check_paths(paths, fmt, encoding, as_json, counts, jobs)
     if not as_json:
         unchecked = f", {counts['unchecked']} not checked (a bug)" if counts["unchecked"] else ""
         out.print(
@@ -314,10 +321,20 @@ def validate(
 
 
 def _check_paths(
-    paths: list[Path], fmt: str, encoding: str | None, as_json: bool, counts: dict[str, int]
+    paths: list[Path],
+    fmt: str,
+    encoding: str | None,
+    as_json: bool,
+    counts: dict[str, int],
+    jobs: int,
 ) -> int:
     """Check and show every game of ``paths``, with a bar on a terminal; the exit code.
-    A path given that holds no games is a warning, and exit 2 (nothing was checked)."""
+    A path given that holds no games is a warning, and exit 2 (nothing was checked).
+
+    With ``jobs`` > 1 the games are checked in worker processes
+    (``importers.workers``), each game's output made there as it would be here; this
+    process says it and feeds the bar in input order, so the output is the same
+    whatever ``jobs``."""
     from console.progress import Bar, file_sizes  # rich.progress: not for `getbit -h`
     from importers import folder_suffixes
 
@@ -326,32 +343,127 @@ def _check_paths(
     files = [(p, f) for p in paths for f in find_files([p], suffixes, missing_ok=True)]
     sizes = file_sizes(f for _, f in files)
     said = dict.fromkeys(paths, 0)  # games, or problems already said, per path given
+    items = _items(files, fmt, encoding)
+    if jobs > 1:
+        from importers.workers import in_order
+
+        results: Iterator[_Item | _Checked] = in_order(
+            items, functools.partial(_check_apart, as_json=as_json), jobs
+        )
+    else:
+        results = items()
+    given = paths[0] if paths else Path()
     with Bar(ERR, "checking", sum(sizes.values()), not as_json, in_bytes=True) as bar:
-        for given, path in files:
-            bar.next_file(sizes[path])
-            before = counts["games"]
-            try:
-                if not path.exists():  # said, and the other paths are still read
-                    raise InputError(f"{path}: no such file or folder")
-                # the games read before a file turns out unreadable still count
-                notes: list[str] = []
-                for game in _games(path, fmt, encoding, notes):
-                    code = max(code, _check(game, as_json, counts, notes))
-                    bar.advance(len(game.text or b""))
-            except InputError as exc:
-                say_error(str(exc))
+        for got in results:
+            if isinstance(got, int):  # the next file begins
+                given, path = files[got]
+                bar.next_file(sizes[path])
+            elif isinstance(got, str):  # the encoding it is read in (detected)
+                say_warning(got)
+            elif isinstance(got, InputError):
+                say_error(str(got))
                 code = max(code, EXIT_UNREADABLE)
                 said[given] += 1
-            except Exception as exc:  # a reader's bug: the rest of this file is lost, not others
-                _say_bug(str(path), exc)
+            elif isinstance(got, _Bug):
+                if got.trace:
+                    sys.stderr.write(got.trace)
+                say_error(f"{got.where}: {got.line}")
                 code = EXIT_BUG
                 said[given] += 1
-            said[given] += counts["games"] - before
+            elif isinstance(got, _Checked):
+                code = max(code, got.said(counts))
+                said[given] += 1
+                bar.advance(got.size)
+            else:
+                game, notes = got
+                code = max(code, _check(game, as_json, counts, list(notes)))
+                said[given] += 1
+                bar.advance(len(game.text or b""))
     for given in (p for p, n in said.items() if not n):  # an empty file or folder
         hint = f" (no record files: {', '.join(suffixes)})" if given.is_dir() else ""
         say_warning(f"no games in {given}{hint}")
         code = max(code, EXIT_UNREADABLE)
     return code
+
+
+@attrs.frozen
+class _Bug:
+    """A reader's bug, said as one line (the rest of its file is lost, not others)."""
+
+    where: str
+    line: str
+    trace: str  # with GETBIT_DEBUG=1
+
+
+#: What ``validate`` reads, in order: a file's place in the files (it begins), the
+#: encoding it is read in (detected), a game with those notes, a file that cannot
+#: be read, a reader's bug.
+_Item = int | str | tuple[RecordedGame, tuple[str, ...]] | InputError | _Bug
+
+
+def _items(
+    files: list[tuple[Path, Path]], fmt: str, encoding: str | None
+) -> Callable[[], Iterator[_Item]]:
+    """The items of ``files``, the same every time they are asked for (every worker
+    reads them all and checks its share)."""
+
+    def items() -> Iterator[_Item]:
+        for k, (_, path) in enumerate(files):
+            yield k
+            try:
+                if not path.exists():  # said, and the other paths are still read
+                    raise InputError(f"{path}: no such file or folder")
+                # the games read before a file turns out unreadable still count
+                notes: list[str] = []
+                games = _games(path, fmt, encoding, notes)
+                yield from notes
+                for game in games:
+                    yield game, tuple(notes)
+            except InputError as exc:
+                yield exc
+            except Exception as exc:  # a reader's bug: the rest of this file is lost
+                debug = os.environ.get("GETBIT_DEBUG") == "1"
+                yield _Bug(str(path), bug_line(exc), traceback.format_exc() if debug else "")
+
+    return items
+
+
+@attrs.frozen
+class _Checked:
+    """A game checked in a worker: what ``_check`` said of it, and its counts."""
+
+    code: int
+    counts: dict[str, int]
+    out: str
+    err: str
+    size: int
+
+    def said(self, counts: dict[str, int]) -> int:
+        """Say it here (stderr first, as it was made) and count it; its exit code."""
+        for key, n in self.counts.items():
+            counts[key] += n
+        for stream, text in ((ERR.file, self.err), (OUT.file, self.out)):
+            if text:
+                stream.write(text)
+                stream.flush()
+        return self.code
+
+
+def _check_apart(item: _Item, as_json: bool) -> _Item | _Checked:
+    """In a worker: a game checked with what ``_check`` says of it kept; any other
+    item as it is (this process says it)."""
+    if not isinstance(item, tuple):
+        return item
+    game, notes = item
+    mine = {"games": 0, "valid": 0, "invalid": 0, "unfinished": 0, "unchecked": 0}
+    # JSON is kept in the encoding of the stdout it is for (write_json escapes by it)
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    kept = io.TextIOWrapper(io.BytesIO(), encoding, "backslashreplace", newline="")
+    with OUT.capture() as shown, ERR.capture() as warned, redirect_stdout(kept):
+        code = _check(game, as_json, mine, list(notes))
+    kept.flush()
+    js = kept.buffer.getvalue().decode(encoding, "backslashreplace")
+    return _Checked(code, mine, shown.get() + js, warned.get(), len(game.text or b""))
 
 
 def _check(game: RecordedGame, as_json: bool, counts: dict[str, int], notes: list[str]) -> int:

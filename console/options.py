@@ -1,8 +1,8 @@
 """The options every ``getbit`` command shares, made one way so that a name means one
 thing everywhere (the table in docs/cli.md): ``--db``, ``--json``, ``-o/--output``,
 ``--game N``, ``--id ID``, ``--encoding``, ``--format``, the filters of stored games
-(``--player``, ``--variant``, ``--since``, ``--until``, ``--status``, ``--limit``); and
-the choices they take."""
+(``--player``, ``--variant``, ``--since``, ``--until``, ``--status``, ``--limit``),
+``--jobs N``; and the choices they take."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ __all__ = [
     "format_option",
     "game_option",
     "id_option",
+    "jobs_option",
     "json_option",
     "limit_option",
     "output_option",
@@ -116,3 +117,10 @@ def status_option(help: str = "only games of this status") -> Any:
 def limit_option(help: str = "at most N games (the first listed)") -> Any:
     """``--limit N``: at most N games."""
     return typer.Option("--limit", metavar="N", min=0, help=help)
+
+
+def jobs_option(help: str = "worker processes reading and checking the games "
+                "(default: the number of cores)") -> Any:
+    """``--jobs N``: how many worker processes read and check records (``import``,
+    ``validate``); what they say comes out in input order, the same whatever N."""
+    return typer.Option("--jobs", metavar="N", min=1, help=help)

@@ -8,7 +8,7 @@ imports none of them (the ``getbit`` command in ``cli`` puts them together).
 from getbit_events.errors import GetbitError, InputError, StoreError
 from getbit_events.reducer import apply, fold, replay
 from getbit_events.state import GameState
-from getbit_events.validate import GameReport, validate_game, validate_games
+from getbit_events.validate import GameReport, validate_game
 
 __all__ = [
     "GameReport",
@@ -20,5 +20,4 @@ __all__ = [
     "fold",
     "replay",
     "validate_game",
-    "validate_games",
 ]

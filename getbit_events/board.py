@@ -26,6 +26,8 @@ from getbit_events.events import (
     GameEnded,
     GameStarted,
     HungerLost,
+    HungerStated,
+    LineStated,
     SharkCardsTakenBack,
     SwimmerBitten,
     SwimmerDevoured,
@@ -233,9 +235,15 @@ class Board:
 
     def _bitten(self, who: str, limb: str) -> None:
         seat = self.seats[who]
-        seat.limbs = tuple([x for x in seat.limbs if x != limb])
+        limbs = seat.limbs
+        if limb in limbs:
+            seat.limbs = tuple([x for x in limbs if x != limb])
+        else:  # R6: a limb already lost, as recorded: the bite takes the first one left
+            seat.limbs = limbs[1:]
 
     def _devoured(self, who: str, why: str) -> None:
+        if who in self.devoured:  # devoured before, as a record may say again
+            return
         self.seats[who].limbs = ()
         if who in self.line:
             self.line.remove(who)
@@ -265,6 +273,9 @@ class Board:
                 del table[len(table) - 1 - table[::-1].index(value)]
             seat.discards.append(value)
 
+    def _stated(self, value: Any) -> None:
+        """A stated outcome the game cannot take (``HungerStated``, ``LineStated``)."""
+
     def _ended(self, winner: str, ranking: tuple[str, ...], why: str) -> None:
         self.winner = winner
         self.ranking = ranking
@@ -279,5 +290,7 @@ _HANDLERS: dict[Any, Callable[..., None]] = {
     SharkCardsTakenBack: Board._shark_taken_back,
     HungerLost: Board._hunger,
     CardsDiscarded: Board._discarded,
+    HungerStated: Board._stated,
+    LineStated: Board._stated,
     GameEnded: Board._ended,
 }

@@ -21,6 +21,8 @@ __all__ = [
     "GameEnded",
     "GameStarted",
     "HungerLost",
+    "HungerStated",
+    "LineStated",
     "SharkCardPlayed",
     "SharkCardsTakenBack",
     "SourcePos",
@@ -174,6 +176,38 @@ class HungerLost:
 
 
 @attrs.frozen
+class HungerStated:
+    """The Shark's hunger tokens a record states in a round without a miss (R12).
+
+    Written only where the record states another number than the Shark holds: a
+    fact of the record, kept; the fold leaves it aside (only a miss changes the
+    hunger).
+    """
+
+    TYPE: ClassVar[str] = "hunger-stated"
+    VERSION: ClassVar[int] = 1
+    round: int
+    left: int
+    pos: SourcePos | None = None
+
+
+@attrs.frozen
+class LineStated:
+    """The line after a round as a record states it, naming other swimmers than it holds.
+
+    A line naming a swimmer devoured, one twice or leaving one out is a fact of the
+    record, kept; the fold leaves it aside. (A stated line of the same swimmers in
+    another order is followed: they swim into it, ``swimmer-moved`` of why ``line``.)
+    """
+
+    TYPE: ClassVar[str] = "line-stated"
+    VERSION: ClassVar[int] = 1
+    round: int
+    line: tuple[str, ...]
+    pos: SourcePos | None = None
+
+
+@attrs.frozen
 class CardsDiscarded:
     """Exhaustion: each tied swimmer discarded the card it played, for good (R11)."""
 
@@ -209,6 +243,8 @@ Event = (
     | SharkCardsTakenBack
     | HungerLost
     | CardsDiscarded
+    | HungerStated
+    | LineStated
     | GameEnded
 )
 
@@ -226,6 +262,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
         SharkCardsTakenBack,
         HungerLost,
         CardsDiscarded,
+        HungerStated,
+        LineStated,
         GameEnded,
     )
 }

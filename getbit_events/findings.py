@@ -1,6 +1,6 @@
-"""What a validator walk finds: the codes it may report and the collector of findings.
+"""What a validator walk finds: the codes it may report, and the walk's one state.
 
-Shared by the validator's parts (``setup``, ``outcomes``, ``validate``) so each
+Shared by the validator's parts (``tags``, ``outcomes``, ``validate``) so each
 reports violations the same way: code, message citing the ruling, position and
 round.
 """
@@ -8,19 +8,36 @@ round.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
+from getbit_events.board import Board
 from getbit_events.events import SourcePos
 from getbit_events.limits import MAX_VIOLATIONS
 from getbit_events.record import (
     RecordedGame,
     RecordedOutcome,
     RecordedPlay,
+    RecordedRound,
     RecordedTag,
     Violation,
 )
+from getbit_events.rules import Settlement
 
-__all__ = ["CODES", "LEFT_OUT", "WARNING_CODES", "Findings", "capped", "left_out", "order"]
+__all__ = [
+    "CODES",
+    "LEFT_OUT",
+    "WARNING_CODES",
+    "Cards",
+    "Logged",
+    "Walk",
+    "capped",
+    "left_out",
+    "order",
+]
+
+#: A round's plays: each swimmer's card, or None for no card.
+Cards = tuple[tuple[str, int | None], ...]
+#: One round of a walk: (round, its record, revealed cards, Shark, Shark card, outcome).
+Logged = tuple[int, RecordedRound, Cards, str | None, str | None, Settlement]
 
 #: The code of the one violation that says how many more a game holds than are reported.
 LEFT_OUT = "too-many-violations"
@@ -99,8 +116,16 @@ def _last_left_out(v: Violation) -> tuple[bool, int, int]:
     return (v.code == LEFT_OUT, v.pos.line, v.pos.column)
 
 
-class Findings:
-    """One game's walk: what was found so far, and the facts messages refer to."""
+class Walk:
+    """One game's walk: the record, the board, what was found so far, and the facts
+    messages refer to (what was played where, who was devoured when).
+
+    The validator's parts are plain functions over it: ``tags.read_setup`` reads the
+    set-up, ``validate`` walks the rounds on ``board`` and ``outcomes`` checks what
+    each round states.
+    """
+
+    board: Board  # set once the set-up is read (``validate``)
 
     def __init__(self, game: RecordedGame) -> None:
         self.game = game
@@ -110,7 +135,7 @@ class Findings:
         self.lookup: dict[str, str] = {}  # the same, and each name as in the Line
         self.winner_tag: RecordedTag | None = None
         self.round = 0
-        self.log: list[Any] = []  # the walk's rounds, for the events and for messages
+        self.log: list[Logged] = []  # the walk's rounds, for the events and for messages
         self.devoured_in: dict[str, int] = {}
         self.left_out = 0  # violations found past MAX_VIOLATIONS, counted and not kept
 

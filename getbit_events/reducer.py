@@ -24,6 +24,8 @@ from getbit_events.events import (
     GameEnded,
     GameStarted,
     HungerLost,
+    HungerStated,
+    LineStated,
     SharkCardPlayed,
     SharkCardsTakenBack,
     SwimmerBitten,
@@ -153,6 +155,8 @@ def _bitten(d: _Fields, e: SwimmerBitten) -> None:
     if e.limb in limbs:
         j = limbs.index(e.limb)
         fields["limbs"] = limbs[:j] + limbs[j + 1 :]
+    else:  # R6: a limb already lost, as recorded: the bite takes the first one left
+        fields["limbs"] = limbs[1:]
     swimmers[i] = _make(SwimmerState, fields)
     if d["setup"].memory:  # R16: the played cards are turned face down at the bite
         for k, s in enumerate(swimmers):
@@ -165,7 +169,7 @@ def _bitten(d: _Fields, e: SwimmerBitten) -> None:
 
 
 def _devoured(d: _Fields, e: SwimmerDevoured) -> None:
-    if e.who not in d["setup"].line:  # a name not in the game
+    if e.who not in d["setup"].line or e.who in d["devoured"]:  # not in the game (any more)
         return
     _change_swimmer(d, e.who, limbs=(), devoured=True)
     d["line"] = tuple(n for n in d["line"] if n != e.who)
@@ -222,6 +226,11 @@ def _discarded(d: _Fields, e: CardsDiscarded) -> None:
     d["phase"] = "bite"
 
 
+def _stated(d: _Fields, e: HungerStated | LineStated) -> None:
+    """A stated outcome the game cannot take (a hunger without a miss, a line of other
+    swimmers): kept in the events as recorded, and it changes nothing."""
+
+
 def _ended(d: _Fields, e: GameEnded) -> None:
     d["phase"] = "ended"
     d["winner"] = e.winner
@@ -240,6 +249,8 @@ _HANDLERS: dict[type[Any], Callable[[_Fields, Any], None]] = {
     SharkCardsTakenBack: _shark_taken_back,
     HungerLost: _hunger,
     CardsDiscarded: _discarded,
+    HungerStated: _stated,
+    LineStated: _stated,
     GameEnded: _ended,
 }
 

@@ -19,6 +19,8 @@ from getbit_events.events import (
     Event,
     GameEnded,
     HungerLost,
+    HungerStated,
+    LineStated,
     SharkCardPlayed,
     SharkCardsTakenBack,
     SourcePos,
@@ -326,10 +328,16 @@ def settle(
     s = Settlement(moved, tied, back, shark.hunger if shark is not None else 0)
     steps = s.steps
 
-    bitten_as_stated = stated is not None and stated.bite is not None and stated.bite[0] in line
+    said_bite = stated.bite if stated is not None else None
+    bitten_as_stated = gone = False
+    if said_bite is not None:  # a bite stated on one devoured before: kept, changing nothing
+        bitten_as_stated = said_bite[0] in line
+        gone = not bitten_as_stated and said_bite[0] in seats
+        if gone:
+            steps.append((SwimmerBitten, said_bite[0], _stated_limb(LIMBS, said_bite[1], None)))
     if setup.variant == "shark":
         card = board.shark_card
-        if stated is not None and (bitten_as_stated or stated.miss):
+        if stated is not None and (bitten_as_stated or stated.miss or gone):
             _stated_shark(board, s, card, line, stated)
         elif r >= 2 and card is not None and back is not None:  # R5, R11
             _shark_card(board, s, card, line, limb_choice)
@@ -337,18 +345,25 @@ def settle(
             _stated_hunger(board, s, stated)
             if stated.discards is not None:
                 _stated_discards(s, stated.discards)
-    elif stated is not None and stated.bite is not None and bitten_as_stated:
-        who, limb = stated.bite
-        _bite(board, s, who, _limb(seats[who].limbs, who, {who: limb} if limb else None), line)
-    elif r >= 2 and back is not None:  # R5: no bite in round 1; R6 from round 2
+    elif said_bite is not None and bitten_as_stated:
+        who, limb = said_bite
+        _bite(board, s, who, _stated_limb(seats[who].limbs, limb, None), line)
+    elif r >= 2 and back is not None and not gone:  # R5: no bite in round 1; R6 from round 2
         _bite(board, s, back, _limb(seats[back].limbs, back, limb_choice), line)
 
     if stated is not None and stated.outs:
-        for who in stated.outs:  # devoured, as the record says, without a ruling for it
+        two_left = setup.variant in ("standard", "three-player")
+        outs = stated.outs
+        for k, who in enumerate(outs):  # devoured, as the record says, without a ruling
+            last = two_left and len(line) == 2 and who == line[-1]
+            if last and not any(n in line and n not in s.outs for n in outs[k + 1 :]):
+                continue  # R8 devours it below: the record may say so
             if who in line and who not in s.outs:
                 line.remove(who)
                 steps.append((SwimmerDevoured, who, "recorded"))
                 s.outs[who] = "recorded"
+            elif who in board.devoured:  # devoured before: kept, the fold leaves it aside
+                steps.append((SwimmerDevoured, who, "recorded"))
     # only a short line, a swimmer devoured or a hunger token lost can end the game
     ended = _end(board, line, s) if len(line) <= 2 or s.outs or s.missed else None
     if ended is not None:
@@ -359,6 +374,8 @@ def settle(
                 if name in board.line:  # ... but what the record says was, was
                     steps.append((CardsTakenBack, name, _returnable(board, name)))
                     s.taken.append(name)
+                elif name in seats:  # one devoured before: kept, with nothing to take
+                    steps.append((CardsTakenBack, name, ()))
         steps.extend(ended)
         s.line = tuple(_stated_line(steps, line, stated))
         s.ended = True
@@ -374,6 +391,10 @@ def settle(
             if back_cards or refresh is not None:  # as stated, even with nothing to take
                 steps.append((CardsTakenBack, name, back_cards))
                 s.taken.append(name)
+    if refresh is not None:  # listed: the bitten (apart from its bite's, R6), the devoured
+        for name in sorted(refresh, key=setup.line.index):
+            if name in seats and (name == bitten or name not in line):
+                steps.append((CardsTakenBack, name, ()))
     if shark is not None and not s.shark_took and len(shark.hand) < 2 and shark.table:
         steps.append((SharkCardsTakenBack, tuple(shark.table)))  # R13
         s.shark_took = True
@@ -384,9 +405,13 @@ def settle(
 def _stated_line(steps: list[Step], line: list[str], stated: Stated | None) -> list[str]:
     """The line after the round as the record states it, where it names the swimmers
     of the line in another order: they swim to the front into it (moves of why
-    ``line``). Otherwise the line the rules' steps leave."""
+    ``line``). Otherwise the line the rules' steps leave (one of other swimmers is
+    kept as stated, ``LineStated``, and changes nothing)."""
     said = stated.line if stated is not None else None
-    if said is None or said == tuple(line) or sorted(said) != sorted(line):
+    if not said or said == tuple(line):
+        return line
+    if sorted(said) != sorted(line):
+        steps.append((LineStated, said))
         return line
     steps.extend([(SwimmerMoved, n, "line") for n in reversed(said)])
     return list(said)
@@ -405,9 +430,7 @@ def _stated_shark(
         s.steps.append((CardsDiscarded, s.discards))
     if stated.bite is not None and stated.bite[0] in line:
         who, limb = stated.bite
-        limbs = board.seats[who].limbs
-        chosen = limb if limb in limbs else card if card in limbs else limbs[0]
-        _bite(board, s, who, chosen or limbs[0], line)
+        _bite(board, s, who, _stated_limb(board.seats[who].limbs, limb, card), line)
     if stated.miss:  # a record may state a bite and a miss both: both happened
         _missed(board, s)
 
@@ -415,7 +438,10 @@ def _stated_shark(
 def _stated_hunger(board: Board, s: Settlement, stated: Stated) -> None:
     """The Shark's hunger after a miss as the record states it (R12)."""
     left = stated.hunger
-    if left is None or not s.missed or left == s.hunger:
+    if left is None or left == s.hunger:
+        return
+    if not s.missed:  # R12: only a miss changes the hunger; what the record says is kept
+        s.steps.append((HungerStated, left))
         return
     s.hunger = left
     steps = s.steps
@@ -433,11 +459,21 @@ def _stated_hunger(board: Board, s: Settlement, stated: Stated) -> None:
 
 
 def _stated_discards(s: Settlement, discards: tuple[tuple[str, int], ...]) -> None:
-    """Exhaustion's discards as the record states them (R11)."""
-    s.steps[:] = [step for step in s.steps if step[0] is not CardsDiscarded]
+    """Exhaustion's discards as the record states them (R11), where the rules' were."""
+    steps = s.steps
+    at = next((k for k, step in enumerate(steps) if step[0] is CardsDiscarded), len(steps))
+    del steps[at : at + 1]
     s.discards = discards or None
     if discards:
-        s.steps.append((CardsDiscarded, discards))
+        steps.insert(at, (CardsDiscarded, discards))
+
+
+def _stated_limb(limbs: tuple[str, ...], limb: str | None, card: str | None) -> str:
+    """The limb a stated bite takes: the one named, even one lost (the fold then takes the
+    first left, R6); else the Shark's limb card, if it has it (R11); else the first left."""
+    if limb in LIMBS:
+        return str(limb)
+    return card if card is not None and card in limbs else limbs[0]
 
 
 def _limb(limbs: tuple[str, ...], who: str, choice: Mapping[str, str] | None) -> str:

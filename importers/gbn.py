@@ -28,10 +28,13 @@ from getbit_events.events import (
     Event,
     GameStarted,
     HungerLost,
+    HungerStated,
+    LineStated,
     SharkCardPlayed,
     SourcePos,
     SwimmerBitten,
     SwimmerDevoured,
+    SwimmerMoved,
 )
 from getbit_events.limits import MAX_LINE, MAX_ROUNDS, MAX_TEXT
 from getbit_events.record import (
@@ -687,15 +690,15 @@ def outcome_text(steps: Iterable[tuple[Any, ...]], line: Sequence[str]) -> str:
     read in this form by comparing it with the text of the rules' own outcome.
     """
     said: list[str] = []
-    bitten: list[str] = []
     refresh: list[str] = []
+    before: tuple[Any, ...] = (None,)  # the step before
     for step in steps:
         kind = step[0]
         if kind is SwimmerBitten:
-            bitten.append(step[1])
             said.append(f"bit {step[1]} {step[2]}")
         elif kind is CardsTakenBack:
-            if step[1] not in bitten:
+            # any take-back but a bite's own (R6), which follows the bitten one's swim
+            if before[0] is not SwimmerMoved or before[1:] != (step[1], "bite"):
                 refresh.append(step[1])
         elif kind is SwimmerDevoured:
             said.append(f"out {step[1]}")
@@ -704,6 +707,11 @@ def outcome_text(steps: Iterable[tuple[Any, ...]], line: Sequence[str]) -> str:
             said.append(f"hunger {step[1]}")
         elif kind is CardsDiscarded:
             said.append("discard " + ", ".join([f"{n} {v}" for n, v in step[1]]))
+        elif kind is HungerStated:
+            said.append(f"hunger {step[1]}")
+        elif kind is LineStated:  # the line as the record states it, kept
+            line = step[1]
+        before = step
     if refresh:
         said.append("refresh " + ", ".join(refresh))
     if line:  # a line devoured to nobody (as a wrong record may say) has no names to state

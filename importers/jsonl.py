@@ -34,6 +34,8 @@ from getbit_events.events import (
     GameEnded,
     GameStarted,
     HungerLost,
+    HungerStated,
+    LineStated,
     SharkCardPlayed,
     SharkCardsTakenBack,
     SourcePos,
@@ -493,20 +495,23 @@ class _Game:
                 for name, value in reveal.cards
             ]
             outcomes: list[RecordedOutcome] = []
-            bitten: set[str] = set()
+            swam: str | None = None  # who swam to the front after a bite, just before
+            said_line: tuple[str, ...] | None = None  # a line-stated
+            said_hunger: int | None = None  # a hunger-stated
             refresh: list[str] = []
             shark_back: tuple[str, ...] = ()
             hunger_pos = rpos
             for e in events[1:]:
                 epos = e.pos or rpos
+                after_bite, swam = swam, None
                 if isinstance(e, SharkCardPlayed):
                     plays.append(RecordedPlay(e.shark, e.card, epos.line, epos.column))
                 elif isinstance(e, SwimmerMoved):
                     if e.who in line:
                         line.remove(e.who)
                     line.insert(0, e.who)
+                    swam = e.who if e.why == "bite" else None
                 elif isinstance(e, SwimmerBitten):
-                    bitten.add(e.who)
                     outcomes.append(
                         RecordedOutcome("bit", epos.line, epos.column, (e.who,), e.limb)
                     )
@@ -521,15 +526,24 @@ class _Game:
                     cards = tuple((n, str(v)) for n, v in e.cards)
                     outcomes.append(RecordedOutcome("discard", epos.line, epos.column, cards=cards))
                 elif isinstance(e, CardsTakenBack):
-                    if e.who not in bitten:
+                    if e.who != after_bite:  # any take-back but the bite's own (R6)
                         refresh.append(e.who)
+                elif isinstance(e, HungerStated):  # this round's word only: no miss (R12)
+                    said_hunger, hunger_pos = e.left, epos
+                elif isinstance(e, LineStated):
+                    said_line = e.line
                 elif isinstance(e, SharkCardsTakenBack) and setup.shark is not None:
                     shark_back = (setup.shark,)
             if stated:
                 kinds = {o.kind for o in outcomes}
                 if setup.variant == "shark":
                     outcomes.append(
-                        RecordedOutcome("hunger", hunger_pos.line, hunger_pos.column, number=hunger)
+                        RecordedOutcome(
+                            "hunger",
+                            hunger_pos.line,
+                            hunger_pos.column,
+                            number=hunger if said_hunger is None else said_hunger,
+                        )
                     )
                     if "discard" not in kinds:
                         outcomes.append(RecordedOutcome("discard", rpos.line, rpos.column))
@@ -538,7 +552,8 @@ class _Game:
                         RecordedOutcome("shark-back", rpos.line, rpos.column, shark_back)
                     )
                 outcomes.append(RecordedOutcome("refresh", rpos.line, rpos.column, tuple(refresh)))
-                outcomes.append(RecordedOutcome("line", rpos.line, rpos.column, tuple(line)))
+                stated_line = tuple(line) if said_line is None else said_line
+                outcomes.append(RecordedOutcome("line", rpos.line, rpos.column, stated_line))
             number = reveal.round if reveal.number is None else reveal.number
             out.append(RecordedRound(index, number, rpos, tuple(plays), tuple(outcomes)))
         return tuple(out)

@@ -14,6 +14,8 @@ from getbit_events.events import (
     GameEnded,
     GameStarted,
     HungerLost,
+    HungerStated,
+    LineStated,
     SharkCardPlayed,
     SharkCardsTakenBack,
     SwimmerBitten,
@@ -94,6 +96,8 @@ def _takeback(e: CardsTakenBack, before: GameState, viewer: Viewer) -> str:
     if e.who in viewer.sees or viewer.kind == "everything":
         hidden = 0  # they come back into a hand this viewer sees
     n = len(e.cards)
+    if n == 0:  # a take-back the record lists, with nothing to take (R7)
+        return f"{e.who} takes back its played cards, as the record says: none are left."
     if hidden == 0:
         return f"{e.who} takes back the played card{'s' if n != 1 else ''} {names(e.cards)}."
     shown = [str(v) for v in e.cards[hidden:]]
@@ -140,6 +144,27 @@ def describe(
             return f"{event.who} takes its place in the line the record states."
         card = dict(before.revealed).get(event.who)
         return f"{event.who} ({card}) swims to the front."
+    if isinstance(event, SwimmerBitten) and event.who in before.devoured:
+        return (
+            f"The record says {event.who} is bitten ({limb_word(event.limb)}), but "
+            f"{event.who} is out of the game: kept as recorded, it changes nothing."
+        )
+    if isinstance(event, SwimmerDevoured) and event.who in before.devoured:
+        return (
+            f"The record says {event.who} is devoured, but {event.who} is out of the game "
+            "already: kept as recorded, it changes nothing."
+        )
+    if isinstance(event, HungerStated):
+        held = before.shark.hunger if before.shark is not None else 0
+        return (
+            f"The record says the Shark holds {event.left} hunger tokens; it holds {held} "
+            "(R12: only a miss costs one). Kept as recorded, it changes nothing."
+        )
+    if isinstance(event, LineStated):
+        return (
+            f"The record states the line {', '.join(event.line)}; it is "
+            f"{', '.join(before.line)}. Kept as recorded, it changes nothing."
+        )
     if isinstance(event, SwimmerBitten):
         left = len(after.swimmer(event.who).limbs)
         by = f"The Shark's {before.shark_card} bites" if shark else "The shark bites"

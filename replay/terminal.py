@@ -20,6 +20,8 @@ from getbit_events.events import (
     CardsTakenBack,
     GameEnded,
     HungerLost,
+    HungerStated,
+    LineStated,
     SharkCardPlayed,
     SharkCardsTakenBack,
     SwimmerBitten,
@@ -167,6 +169,8 @@ def render_round(cursor: Cursor, rnd: int, viewer: Viewer = EVERYTHING) -> Rende
             SharkCardsTakenBack: "take back",
             HungerLost: "miss",
             CardsDiscarded: "discard",
+            HungerStated: "recorded",
+            LineStated: "recorded",
             GameEnded: "end",
         }.get(type(e), e.TYPE)
         if isinstance(e, SwimmerMoved) and e.why == "line":

@@ -17,7 +17,7 @@ from getbit_events.errors import StoreError
 from getbit_events.events import Event, GameEnded, GameStarted
 from getbit_events.reducer import fold
 from importers.wire import event_from_payload
-from store import readmodel
+from store import eventlog, readmodel
 from store.rows import seq_gaps, why
 from store.schema import (
     CHAIN_COLUMNS,
@@ -25,6 +25,7 @@ from store.schema import (
     GUARDS,
     HISTORY_COLUMNS,
     HISTORY_GUARDS,
+    LEGACY_GUARDS,
     SOURCES_GUARDS,
     live,
 )
@@ -40,7 +41,8 @@ from store.stored import (
 
 __all__ = ["check_store"]
 
-_TABLES = ("games", "events", "violations", "meta", readmodel.TABLE, *readmodel.TOTALS)
+_TABLES = ("games", "violations", "meta", readmodel.TABLE, *readmodel.TOTALS)
+_EVENT_TABLES = ("event_kinds", "event_games", "event_runs")  # ``eventlog``; before: events
 _SAID = 3  # events that cannot be read, said per game; then how many more
 
 
@@ -68,6 +70,7 @@ class _Checker:
         self.damage: list[Damage] = []
         self.notes: list[str] = []
         self.games = self.events = 0
+        self.kinds: eventlog.Kinds | None = None  # None: events in a table (a store from before)
 
     def run(self) -> CheckResult:
         conn = self.conn
@@ -78,7 +81,11 @@ class _Checker:
                     self.damage.append(Damage(None, f"SQLite's integrity_check: {line}"))
             master = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
             tables = {name for (name,) in master}
-            gone = [t for t in _TABLES if t not in tables]
+            compact = "event_runs" in tables or "events" not in tables
+            if compact:
+                self.kinds = eventlog.Kinds()
+            needed = (*_TABLES, *(_EVENT_TABLES if compact else ("events",)))
+            gone = [t for t in needed if t not in tables]
             if gone:  # nothing to check them against
                 self.damage.append(Damage(None, f"table{'s' * (len(gone) != 1)} "
                                           f"{', '.join(gone)} missing"))
@@ -98,7 +105,7 @@ class _Checker:
                 self.damage.extend(Damage(game_id, p) for p in problems)
             if chained:
                 self._head(last)
-                self._guards()
+                self._guards(GUARDS if compact else LEGACY_GUARDS)
             else:
                 self.notes.append(
                     "the chain of games was not checked: the store predates it (any "
@@ -179,11 +186,9 @@ class _Checker:
         problems = []
         if not isinstance(row["hash"], str) or not row["hash"].startswith(game_id):
             problems.append("its id is not the start of its hash")
-        stored = conn.execute(
-            "SELECT seq, type, version, round, payload FROM events WHERE game_id = ? "
-            "ORDER BY seq",
-            (game_id,),
-        ).fetchall()
+        decoded = eventlog.game_rows(conn, self.kinds, game_id)
+        stored = decoded.rows
+        problems.extend(decoded.unread[:_SAID])
         self.events += len(stored)
         held = row["events"] if isinstance(row["events"], int) else -1
         gaps = seq_gaps(stored, held)
@@ -354,8 +359,9 @@ class _Checker:
     # -- rows without a game -------------------------------------------------------
 
     def _strays(self) -> None:
+        events = "event_games" if self.kinds is not None else "events"
         for table, what in (
-            ("events", "its events are stored but its game is not (the game was removed)"),
+            (events, "its events are stored but its game is not (the game was removed)"),
             ("violations", "its violations are stored but its game is not"),
             (readmodel.TABLE, "its read-model rows are there but its game is not"),
         ):
@@ -364,6 +370,14 @@ class _Checker:
                 "WHERE game_id NOT IN (SELECT id FROM games) ORDER BY game_id"
             )
             self.damage.extend(Damage(str(game_id), what) for (game_id,) in cursor)
+        if self.kinds is not None:
+            cursor = self.conn.execute(
+                "SELECT COUNT(*) FROM event_runs WHERE game NOT IN (SELECT game FROM event_games)"
+            )
+            (strays,) = cursor.fetchone()
+            if strays:
+                self.damage.append(Damage(None, f"{strays} runs of events (event_runs) are "
+                                          "stored without their game"))
 
 
 def _cycle(supersedes: Mapping[str, Sequence[str]], start: str) -> bool:
@@ -386,6 +400,8 @@ def _decode(stored: list[tuple[Any, ...]]) -> tuple[list[Event], list[str]]:
     events: list[Event] = []
     unread: list[str] = []
     for seq, tag, version, round_, payload in stored:
+        if payload is None:  # its element could not be read: said already
+            continue
         try:
             data = json.loads(payload)
         except (ValueError, TypeError):

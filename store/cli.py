@@ -39,6 +39,7 @@ from console.options import (
     db_option,
     encoding_option,
     format_option,
+    jobs_option,
     json_option,
     limit_option,
     output_option,
@@ -50,10 +51,10 @@ from console.options import (
 )
 from console.progress import Bar, file_sizes
 from getbit_events.errors import GetbitError, InputError, StoreError
-from getbit_events.events import Event
 from getbit_events.validate import GameReport
 from importers import find_files, folder_suffixes
 from importers.reading import codec, date_warnings
+from importers.workers import default_jobs
 from store import (
     Damage,
     GameStore,
@@ -69,7 +70,8 @@ from store.importing import (
     import_revision,
     revision_hint,
 )
-from store.listing import HEADER, GameFilter, list_games, tab_line
+from store.jobs import Checked
+from store.listing import HEADER, GameFilter, event_streams, list_games, tab_line
 
 __all__ = ["history_lines", "register"]
 
@@ -121,6 +123,7 @@ def import_command(
         typer.Option("--reason", metavar="TEXT", help="with --replaces: why (kept in the history)"),
     ] = None,
     encoding: Annotated[str | None, encoding_option()] = None,
+    jobs: Annotated[int | None, jobs_option()] = None,
 ) -> None:
     """Store recorded games: valid ones, and invalid ones with their violations.
 
@@ -145,14 +148,25 @@ def import_command(
             Bar(err, "importing", sum(sizes.values()), not as_json, in_bytes=True)
         )
 
-        def report_game(report: GameReport | InputError | GameFailure, result: Any) -> None:
-            if isinstance(report, GameReport):
+        def report_game(
+            report: GameReport | Checked | InputError | GameFailure, result: Any
+        ) -> None:  # the writer's, in input order, whatever --jobs
+            if isinstance(report, Checked):
+                bar.advance(report.size)
+            elif isinstance(report, GameReport):
                 bar.advance(len(report.record.text or b""))
             _tell_game(report, result)
 
         try:
             summary = import_paths(
-                store, paths, fmt, valid_only, report_game, encoding=encoding, say=say_warning
+                store,
+                paths,
+                fmt,
+                valid_only,
+                report_game,
+                encoding=encoding,
+                say=say_warning,
+                jobs=jobs or default_jobs(),
             )
         except GetbitError as exc:
             raise _fail(exc) from None
@@ -163,14 +177,15 @@ def import_command(
     raise typer.Exit(summary.exit_code)
 
 
-def _tell_game(report: GameReport | InputError | GameFailure, result: Any) -> None:
+def _tell_game(report: GameReport | Checked | InputError | GameFailure, result: Any) -> None:
     """What import says on stderr of one game once its batch is stored: a file it
     could not read, a game left out, warnings, violations, a likely revision."""
     if isinstance(report, InputError | GameFailure):
         say_error(str(report))
         return
     head = f"{report.source} game {report.game} (line {report.record.pos.line})"
-    for warning in date_warnings(report.record):
+    dates = report.dates if isinstance(report, Checked) else date_warnings(report.record)
+    for warning in dates:
         say_warning(warning)
     if not report.readable:
         err.print(f"{escape(head)}: [red]unreadable[/red], not stored")
@@ -363,12 +378,13 @@ def export_command(
         typer.Argument(metavar="ID", help="game ids (or the start of them)", show_default=False),
     ] = None,
     fmt: Annotated[
-        Literal["gbn", "jsonl"], format_option("GBN, or a JSON Lines event log")
+        Literal["gbn", "jsonl", "parquet"],
+        format_option("GBN, a JSON Lines event log, or Parquet tables (a folder: -o DIR)"),
     ] = "gbn",
     output: Annotated[Path | None, output_option()] = None,
     db: DbOption = None,
     every: Annotated[
-        bool, typer.Option("--all", help="every game 'getbit games' lists (with its filters)")
+        bool, typer.Option("--all", help="superseded and retracted games too, as 'games --all'")
     ] = False,
     player: _PlayerOption = None,
     status: _StatusOption = None,
@@ -377,60 +393,47 @@ def export_command(
     until: _UntilOption = None,
     limit: _LimitOption = None,
 ) -> None:
-    """Write stored games back as canonical GBN or as a JSON Lines event log.
+    """Write stored games back as canonical GBN, a JSON Lines event log, or Parquet.
 
-    Give game ids, or --all with the filters of 'getbit games'.
+    Give game ids, or none: the games 'getbit games' lists with the same options
+    (--all: superseded and retracted too). --format parquet writes a folder (-o DIR)
+    of tables for DuckDB and Spark, the history of each game in its revision column.
     """
     filtered = any(v is not None for v in (player, status, variant, since, until, limit))
-    if every == bool(games) or (filtered and not every):
-        say_error("give game ids, or --all (its filters go with --all)")
+    if games and (every or filtered):
+        say_error("give game ids, or choose games as 'getbit games' does, not both")
         raise typer.Exit(EXIT_UNREADABLE)
-    from importers.gbn import write_gbn
-    from importers.jsonl import write_jsonl
-
+    if fmt == "parquet" and output is None:
+        say_error("--format parquet writes a folder: give -o DIR")
+        raise typer.Exit(EXIT_UNREADABLE)
     try:
         chosen = GameFilter.make(player, status, variant, since, until, limit)
         with _open(db) as store:
             damaged: list[Damage] = []
-            refs = games or [g.id for g in list_games(store, chosen, False, damaged.append).games]
+            refs = list(games) if games else None
+            if refs is None and not (fmt == "parquet" and every and not filtered):
+                refs = [g.id for g in list_games(store, chosen, every, damaged.append).games]
             _say_damaged(damaged)
-            streams, problems = _streams(store, refs, every)
-            problems += len(damaged)
+            if fmt == "parquet":
+                from store.parquet_cli import export_parquet  # pyarrow: only for this
+
+                assert output is not None
+                export_parquet(store, refs, output, EXIT_UNREADABLE if damaged else EXIT_OK)
+            assert refs is not None
+            streams, problems = event_streams(store, refs, chosen=not games)
+            for problem in problems:
+                say_error(str(problem))
     except GetbitError as exc:
         raise _fail(exc) from None
+    from importers.gbn import write_gbn
+    from importers.jsonl import write_jsonl
+
     if fmt == "gbn":
         text = write_gbn(events for _, events in streams)
     else:
         text = "".join(write_jsonl(streams))
     _write(text, output)
-    raise typer.Exit(EXIT_UNREADABLE if problems else EXIT_OK)
-
-
-def _streams(
-    store: GameStore, refs: list[str], every: bool
-) -> tuple[list[tuple[str, list[Event]]], int]:
-    """The event streams of the games ``refs`` name, and how many could not be read
-    (each said; the others are exported). A game whose set-up broke the rules has
-    no events: an error when named, left out of ``--all`` (``every``)."""
-    streams = []
-    problems = 0
-    for ref in refs:
-        try:
-            stored = store.game(ref)
-            events = store.events(stored.id)
-            if not events:
-                if every:
-                    continue
-                raise InputError(
-                    f"game {stored.id} has no events (its set-up breaks the rules): "
-                    "there is nothing to export"
-                )
-        except GetbitError as exc:
-            say_error(str(exc))
-            problems += 1
-            continue
-        streams.append((stored.id, events))
-    return streams, problems
+    raise typer.Exit(EXIT_UNREADABLE if problems or damaged else EXIT_OK)
 
 
 def _write(text: str, output: Path | None) -> None:

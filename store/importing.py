@@ -18,10 +18,11 @@ from typing import Any
 import attrs
 
 from console import EXIT_BUG, EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE
-from getbit_events.errors import GetbitError, InputError
+from getbit_events.errors import InputError
 from getbit_events.record import RecordedGame
 from getbit_events.validate import GameReport, validate_game
 from importers import find_files, folder_suffixes
+from store.jobs import Checked, GameFailure, Note, Work, checked_games, files_items
 from store.store import BatchLost, GameStore
 from store.stored import AddResult, HistoryEntry
 
@@ -35,37 +36,6 @@ __all__ = [
     "import_revision",
     "revision_hint",
 ]
-
-
-def _bug(exc: BaseException) -> str:
-    """An internal error on one line: its type and message, never a traceback."""
-    said = " ".join(str(exc).split())[:300] or "(no message)"
-    return f"{type(exc).__name__}: {said} (please report it)"
-
-
-@attrs.frozen
-class GameFailure:
-    """A game (or the rest of a file) the import could not check or store: left out.
-
-    ``bug`` is True when getbit itself failed (an internal error), not the input.
-    """
-
-    source: str
-    line: int
-    game: int | None
-    reason: str
-    bug: bool
-
-    def __str__(self) -> str:
-        which = f" game {self.game}:" if self.game is not None else ""
-        what = "internal error (a bug)" if self.bug else "not stored"
-        return f"{self.source}:{self.line}:{which} {what}: {self.reason}"
-
-    @classmethod
-    def of(cls, record: RecordedGame, exc: Exception) -> GameFailure:
-        if isinstance(exc, GetbitError):
-            return cls(record.source, record.pos.line, record.index, str(exc), False)
-        return cls(record.source, record.pos.line, record.index, _bug(exc), True)
 
 
 @attrs.define
@@ -98,7 +68,7 @@ class ImportSummary:
         return attrs.asdict(self)
 
     def count(
-        self, report: GameReport | InputError | GameFailure, result: AddResult | None
+        self, report: GameReport | Checked | InputError | GameFailure, result: AddResult | None
     ) -> None:
         """Count one game (or one file that could not be read) of the import."""
         if isinstance(report, GameFailure):
@@ -124,7 +94,7 @@ class ImportSummary:
                 self.revisions.append(revision_hint(report, result))
 
 
-def revision_hint(report: GameReport, result: AddResult) -> dict[str, Any]:
+def revision_hint(report: GameReport | Checked, result: AddResult) -> dict[str, Any]:
     """Where a new game is that looks like a revision of stored ones, and how to
     say it replaces one (the hint is never acted on)."""
     target = result.revision_of[-1]  # the latest stored
@@ -151,6 +121,7 @@ def import_paths(
     on_report: Any = None,
     encoding: str | None = "utf-8",
     say: Callable[[str], None] | None = None,
+    jobs: int = 1,
 ) -> ImportSummary:
     """Import every game of ``paths`` (folders walked); unreadable files are reported.
 
@@ -164,58 +135,56 @@ def import_paths(
     from committing it) stops the import: that batch is not stored, the ones
     before it are.
 
+    ``jobs`` > 1 reads and checks the games in that many worker processes
+    (``store.jobs``); this process writes them, in the order of the input, so
+    the store comes out the same whatever ``jobs``.
+
     ``on_report(item, result_or_None)`` is called for each game once its batch
-    is stored: ``item`` is its GameReport, an InputError for a file that cannot
-    be read at all, or a GameFailure for a game left out. ``encoding`` and ``say``
-    are ``importers.iter_file``'s (None: detected when a file is not UTF-8).
+    is stored: ``item`` is its GameReport (with ``jobs`` > 1, a ``Checked``: the
+    same fields a report is read by), an InputError for a file that cannot be
+    read at all, or a GameFailure for a game left out. ``encoding`` and ``say``
+    are ``importers.iter_file``'s (None: detected when a file is not UTF-8); ``say``
+    is told once, by this process, in its place among the reports.
     """
-    from importers import iter_file
-
     summary = ImportSummary()
-    Item = tuple[GameReport | InputError | GameFailure, AddResult | None]
+    Item = tuple[GameReport | Checked | InputError | GameFailure | Note, AddResult | None]
     pending: list[Item] = []
+    found = list(_walk(paths, fmt))  # every path checked before anything is stored
 
-    def store_one(record: RecordedGame) -> Item:
+    def store_one(work: Work) -> Item:
+        item, new = work
+        if new is None or isinstance(item, InputError | GameFailure | Note):
+            return item, None
         try:
-            report = validate_game(record)
-            result = None
-            if report.readable and (report.valid or not valid_only):
-                result = store.add(report)
+            return item, store.add(new)
         except BatchLost:
             raise
         except Exception as exc:  # this game only: the next one goes on
-            return GameFailure.of(record, exc), None
-        return report, result
+            return GameFailure.of(item if isinstance(item, Checked) else item.record, exc), None
 
-    def outcomes() -> Iterator[Item]:
-        for path in list(_walk(paths, fmt)):  # every path checked before anything is stored
-            line = 1
-            try:
-                for record in iter_file(path, fmt, encoding=encoding, say=say):
-                    line = record.pos.line
-                    yield store_one(record)
-            except InputError as exc:
-                yield exc, None
-            except BatchLost:
-                raise
-            except Exception as exc:  # a reader's bug: the rest of this file is left out
-                yield GameFailure(str(path), line, None, _bug(exc), True), None
-
-    games = outcomes()
-    while True:
-        started = time.monotonic()
-        with store.batch():  # the batch is stored (or not at all) before it is reported
-            for item in games:
-                pending.append(item)
-                if len(pending) >= BATCH_GAMES or time.monotonic() - started > BATCH_SECONDS:
-                    break
-        for report, result in pending:
-            summary.count(report, result)
-            if on_report is not None:
-                on_report(report, result)
-        if not pending:
-            return summary
-        pending.clear()
+    checked = checked_games(files_items(found, fmt, encoding), valid_only, jobs)
+    games = map(store_one, checked)
+    try:
+        while True:
+            started = time.monotonic()
+            with store.batch():  # the batch is stored (or not at all) before it is reported
+                for item in games:
+                    pending.append(item)
+                    if len(pending) >= BATCH_GAMES or time.monotonic() - started > BATCH_SECONDS:
+                        break
+            for report, result in pending:
+                if isinstance(report, Note):  # the encoding of the file that follows
+                    if say is not None:
+                        say(report.text)
+                    continue
+                summary.count(report, result)
+                if on_report is not None:
+                    on_report(report, result)
+            if not pending:
+                return summary
+            pending.clear()
+    finally:
+        checked.close()  # the workers stop with it
 
 
 def _walk(paths: list[Path], fmt: str) -> Iterator[Path]:

@@ -1,5 +1,6 @@
-"""Which stored games ``getbit games`` lists and ``getbit export --all`` writes: the
-filters both take, applied to the games rows (no replay, no SQL of its own)."""
+"""Which stored games ``getbit games`` lists and ``getbit export`` writes: the
+filters both take and ``--all``, applied to the games rows (no replay, no SQL of
+its own), and the event streams of the games chosen."""
 
 from __future__ import annotations
 
@@ -8,13 +9,23 @@ from itertools import islice
 
 import attrs
 
-from getbit_events.errors import InputError
+from getbit_events.errors import GetbitError, InputError
+from getbit_events.events import Event
 from getbit_events.rules import VARIANTS
 from store.readmodel import iso_date
 from store.store import GameStore
 from store.stored import Damage, StoredGame
 
-__all__ = ["HEADER", "STATUSES", "GameFilter", "Listing", "list_games", "tab_line", "tag"]
+__all__ = [
+    "HEADER",
+    "STATUSES",
+    "GameFilter",
+    "Listing",
+    "event_streams",
+    "list_games",
+    "tab_line",
+    "tag",
+]
 
 STATUSES: tuple[str, ...] = ("valid", "invalid", "unfinished")
 
@@ -159,3 +170,29 @@ def list_games(
     if chosen.limit is not None:
         kept = list(islice(kept, chosen.limit))
     return Listing(kept, dropped, hidden)
+
+
+def event_streams(
+    store: GameStore, refs: list[str], chosen: bool
+) -> tuple[list[tuple[str, list[Event]]], list[GetbitError]]:
+    """The event streams of the games ``refs`` name, and why each one that could not
+    be read could not (the others are exported). A game whose set-up broke the rules
+    has no events: an error when named, left out when ``chosen`` as ``games`` lists."""
+    streams = []
+    problems: list[GetbitError] = []
+    for ref in refs:
+        try:
+            stored = store.game(ref)
+            events = store.events(stored.id)
+            if not events:
+                if chosen:
+                    continue
+                raise InputError(
+                    f"game {stored.id} has no events (its set-up breaks the rules): "
+                    "there is nothing to export"
+                )
+        except GetbitError as exc:
+            problems.append(exc)
+            continue
+        streams.append((stored.id, events))
+    return streams, problems

@@ -7,6 +7,8 @@ import sqlite3
 import time
 from pathlib import Path
 
+import sqlite_utils
+
 from getbit_events.errors import StoreError
 from store.schema import MIGRATIONS
 from store.stored import check_file
@@ -74,7 +76,7 @@ def _claim(conn: sqlite3.Connection, path: Path, create: bool) -> None:
         )
     if not tables and not create:
         raise StoreError(f"{path} is an empty database, not a getbit store")
-    known = {m.name for m in MIGRATIONS._migrations}
+    known = {m.name for m in MIGRATIONS.pending(sqlite_utils.Database(memory=True))}
     unknown = [name for name in applied if name not in known]
     if unknown:
         raise StoreError(

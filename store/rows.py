@@ -16,6 +16,7 @@ from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 from getbit_events.errors import StoreError
 from getbit_events.events import Event
 from importers.wire import trusted_event
+from store import eventlog
 from store.schema import GAME_COLUMNS
 from store.stored import Damage, StoredGame, rows_digest
 
@@ -105,18 +106,17 @@ def stored_game(row: dict[str, Any]) -> StoredGame:
         ) from None
 
 
-def read_events(conn: sqlite3.Connection, game_id: str) -> list[Event]:
+def read_events(
+    conn: sqlite3.Connection, kinds: eventlog.Kinds | None, game_id: str
+) -> list[Event]:
     """``GameStore.events``: a game's stream, a StoreError naming it when damaged."""
-    cursor = conn.execute(
-        "SELECT seq, type, version, round, payload FROM events WHERE game_id = ? "
-        "ORDER BY seq",
-        (game_id,),
-    )
-    rows = cursor.fetchall()
+    decoded = eventlog.game_rows(conn, kinds, game_id)
+    rows = decoded.rows
     held = conn.execute(
         "SELECT events, hash FROM games WHERE id = ?", (game_id,)
     ).fetchone()
-    problem = seq_gaps(rows, held[0] if held is not None else None)
+    problem = decoded.unread[0] if decoded.unread else None
+    problem = problem or seq_gaps(rows, held[0] if held is not None else None)
     if problem is None and rows and held is not None:
         violations = conn.execute(
             "SELECT code, round, message FROM violations WHERE game_id = ? ORDER BY rowid",
@@ -130,31 +130,53 @@ def read_events(conn: sqlite3.Connection, game_id: str) -> list[Event]:
 
 
 def read_streams(
-    conn: sqlite3.Connection, on_damaged: Callable[[Damage], None] | None = None
+    conn: sqlite3.Connection,
+    kinds: eventlog.Kinds | None,
+    on_damaged: Callable[[Damage], None] | None = None,
 ) -> Iterator[tuple[str, list[Event]]]:
     """``GameStore.streams``: every game's stream in the order stored, events shared."""
-    cursor = conn.execute(
-        "SELECT g.id, e.type, e.version, e.round, e.payload, e.seq, g.events FROM games g "
-        "LEFT JOIN events e ON e.game_id = g.id ORDER BY g.rowid, e.seq"
-    )
+    if kinds is None:  # a store from before: its table of events
+        yield from _careful_streams(conn, _stored_rows(conn), on_damaged)
+        return
     # Events are frozen values, and many recur from game to game (the same
-    # choice in the same round): each is decoded once and shared.
-    seen: dict[tuple[str, int, int, str], Event] = {}
+    # choice in the same round): each is made once and shared.
+    seen: dict[tuple[Any, ...], Event] = {}
+    for game_id, held, strings, runs in eventlog.stream_runs(conn):
+        if strings is None and not runs and not held:
+            continue  # a set-up that broke the rules: nothing to replay
+        if held:
+            stream = eventlog.quick_events(conn, kinds, strings, runs, held, seen, trusted_event)
+            if stream is not None:
+                yield game_id, stream
+                continue
+        decoded = eventlog.decode_runs(conn, kinds, strings, runs)
+        yield from _careful_streams(conn, iter([(game_id, held, decoded)]), on_damaged)
+
+
+def _careful_streams(
+    conn: sqlite3.Connection,
+    games: Iterator[tuple[str, int | None, eventlog.Decoded | None]],
+    on_damaged: Callable[[Damage], None] | None,
+) -> Iterator[tuple[str, list[Event]]]:
+    """The streams of ``games`` (id, events held, rows), each row checked; a damaged
+    game is a StoreError, or handed to ``on_damaged`` and left out."""
+    seen: dict[tuple[Any, Any, Any, Any], Event] = {}
     make = trusted_event
-    for game_id, group in itertools.groupby(cursor, key=_FIRST):
-        rows = list(group)
-        first, n = rows[0], len(rows)
-        held = first[6]
-        if first[5] is None:  # no events
+    for game_id, held, decoded in games:
+        if decoded is None or (not decoded.rows and not decoded.unread):
             if not held:  # a set-up that broke the rules: nothing to replay
                 continue
-            n = 0
+            rows: list[eventlog.Row] = []
+        else:
+            rows = decoded.rows
+        n = len(rows)
         stream = []
         try:
-            if n != held or (n and (first[5] != 1 or rows[-1][5] != n)):
-                seqs = [(row[5],) for row in rows] if n else []
-                raise StoreError(seq_gaps(seqs, held) or "its events do not run 1..n")
-            for _, t, v, r, p, seq, _ in rows:
+            if decoded is not None and decoded.unread:
+                raise StoreError(decoded.unread[0])
+            if n != held or (n and (rows[0][0] != 1 or rows[-1][0] != n)):
+                raise StoreError(seq_gaps(rows, held) or "its events do not run 1..n")
+            for seq, t, v, r, p in rows:
                 event = seen.get((t, v, r, p))
                 if event is None:
                     if len(seen) >= _SHARED:
@@ -171,6 +193,23 @@ def read_streams(
             on_damaged(Damage(game_id, damage_of(exc)))
             continue
         yield game_id, stream
+
+
+def _stored_rows(
+    conn: sqlite3.Connection,
+) -> Iterator[tuple[str, int | None, eventlog.Decoded | None]]:
+    """Every game's id, event count and rows, in the order stored (a store from before)."""
+    cursor = conn.execute(
+        "SELECT g.id, e.seq, e.type, e.version, e.round, e.payload, g.events FROM games g "
+        "LEFT JOIN events e ON e.game_id = g.id ORDER BY g.rowid, e.seq"
+    )
+    for game_id, group in itertools.groupby(cursor, key=_FIRST):
+        rows = list(group)
+        decoded = None
+        if rows[0][1] is not None:
+            decoded = eventlog.Decoded()
+            decoded.rows = [row[1:6] for row in rows]
+        yield game_id, rows[0][6], decoded
 
 
 class _Store(Protocol):

@@ -3,22 +3,28 @@ the SQL that adds to the totals."""
 
 from __future__ import annotations
 
+import itertools
 import json
+import operator
+import zlib
 
 import sqlite_utils
 
-from store import readmodel
+from store import eventlog, readmodel
 from store.stored import GENESIS, chain_head, chain_value
 
 __all__ = [
     "CHAIN_COLUMNS",
     "DROPPED",
+    "FACT_TABLES",
     "GAME_COLUMNS",
     "GUARDS",
     "HISTORY_COLUMNS",
     "HISTORY_GUARDS",
+    "LEGACY_GUARDS",
     "MIGRATIONS",
     "SOURCES_GUARDS",
+    "compress",
     "create_read_model",
     "create_views",
     "live",
@@ -33,7 +39,9 @@ def live(column: str) -> str:
     return f"{column} NOT IN (SELECT game_id FROM ({DROPPED}))"
 
 
-_APPEND_ONLY = ("games", "events", "violations")
+_APPEND_ONLY = ("games", "events", "violations")  # as m001 made them
+#: The tables that hold the games' facts since ``m006_compact``: none can be rewritten.
+FACT_TABLES = ("games", "event_games", "event_runs", "event_kinds", "violations")
 
 #: The columns of ``games`` a game's chain value covers, in order (all but the chain's own).
 GAME_COLUMNS = (
@@ -45,6 +53,10 @@ CHAIN_COLUMNS = ("prev", "chain")
 
 #: The triggers that keep the append-only tables so (``getbit check`` looks for them).
 GUARDS = tuple(
+    f"{table}_no_{what}" for table in FACT_TABLES for what in ("update", "delete", "replace")
+)
+#: The same in a store from before ``m006_compact`` (events one row an event, in a table).
+LEGACY_GUARDS = tuple(
     f"{table}_no_{what}" for table in _APPEND_ONLY for what in ("update", "delete", "replace")
 )
 #: The columns of ``history`` a fact's chain value covers, in order.
@@ -73,6 +85,9 @@ _UNIQUE_KEYS = {
     "violations": "rowid = NEW.rowid",
     "history": "rowid = NEW.rowid",
     "sources": "game_id = NEW.game_id OR rowid = NEW.rowid",
+    "event_games": "game = NEW.game OR game_id = NEW.game_id",
+    "event_runs": "game = NEW.game AND seq = NEW.seq",  # WITHOUT ROWID: the key is all
+    "event_kinds": "kind = NEW.kind",
 }
 
 MIGRATIONS = sqlite_utils.Migrations("getbit-events")
@@ -154,6 +169,16 @@ def _refuse_updates(db: sqlite_utils.Database, table: str) -> None:
         f"CREATE TRIGGER {table}_no_update BEFORE UPDATE ON {table} "
         f"BEGIN SELECT RAISE(ABORT, '{table} are append-only: UPDATE is refused'); END"
     )
+
+
+def _guard(db: sqlite_utils.Database, table: str) -> None:
+    """Refuse UPDATE, DELETE and REPLACE on ``table``."""
+    _refuse_updates(db, table)
+    db.execute(
+        f"CREATE TRIGGER {table}_no_delete BEFORE DELETE ON {table} "
+        f"BEGIN SELECT RAISE(ABORT, '{table} are append-only: DELETE is refused'); END"
+    )
+    db.execute(rewrite_guard(table)[1])
 
 
 @MIGRATIONS()
@@ -302,3 +327,67 @@ def m005_sources(db: sqlite_utils.Database) -> None:
         "BEGIN SELECT RAISE(ABORT, 'sources are append-only: DELETE is refused'); END"
     )
     db.execute(rewrite_guard("sources")[1])
+
+
+@MIGRATIONS()
+def m006_compact(db: sqlite_utils.Database) -> None:
+    """Events kept compactly (``eventlog``), the view ``events`` over them; record
+    texts compressed. A store a few times the size of its records, not 14 times.
+
+    ``event_kinds`` (a type, a version, a payload's template), ``event_games``
+    (a game's number and its texts, each once), ``event_runs`` (a round's events
+    as one JSON array, keyed by the game's number and the first event's seq,
+    WITHOUT ROWID): every one append-only. The events stored before are copied
+    over (their payload texts kept byte for byte), then the table is dropped, its
+    triggers with it: the migration's own change, once. ``sources.size`` is a
+    text's length: a text shorter stored is zlib's (``sqlar_uncompress(text,
+    size)`` in the sqlite3 shell); NULL, a text as imported.
+    """
+    conn = db.conn
+    conn.execute(
+        "CREATE TABLE event_kinds (kind INTEGER PRIMARY KEY, type TEXT, version INTEGER, "
+        "template TEXT NOT NULL, strings INTEGER NOT NULL, raw INTEGER NOT NULL)"
+    )
+    conn.execute(
+        "CREATE TABLE event_games (game INTEGER PRIMARY KEY, "
+        "game_id TEXT NOT NULL UNIQUE, strings TEXT NOT NULL)"
+    )
+    conn.execute(
+        "CREATE TABLE event_runs (game INTEGER NOT NULL REFERENCES event_games(game), "
+        "seq INTEGER NOT NULL, round INTEGER, events TEXT NOT NULL, PRIMARY KEY (game, seq)) "
+        "WITHOUT ROWID"
+    )
+    log = eventlog.Log()
+    # a game's number is its games rowid, as GameStore.add gives it; events without
+    # a game (getbit check says so) are numbered after every game
+    (stray,) = conn.execute("SELECT COALESCE(MAX(rowid), 0) FROM games").fetchone()
+    cursor = conn.execute(
+        "SELECT g.rowid, e.game_id, e.seq, e.type, e.version, e.round, e.payload FROM events e "
+        "LEFT JOIN games g ON g.id = e.game_id ORDER BY g.rowid, e.game_id, e.seq"
+    )
+    for (number, game_id), rows in itertools.groupby(cursor, key=operator.itemgetter(0, 1)):
+        if number is None:
+            stray += 1
+            number = stray
+        eventlog.encode(conn, log, number, game_id, (row[2:] for row in rows))
+    for what in ("update", "delete", "replace"):
+        conn.execute(f"DROP TRIGGER IF EXISTS events_no_{what}")
+    conn.execute("DROP TABLE events")
+    conn.execute(eventlog.view_sql())
+    for table in ("event_kinds", "event_games", "event_runs"):
+        _guard(db, table)
+    conn.execute("DROP TRIGGER sources_no_update")
+    conn.execute("ALTER TABLE sources ADD COLUMN size INTEGER")
+    for game_id, text in conn.execute("SELECT game_id, text FROM sources").fetchall():
+        conn.execute(
+            "UPDATE sources SET text = ?, size = ? WHERE game_id = ?",
+            (*compress(bytes(text)), game_id),
+        )
+    _refuse_updates(db, "sources")
+
+
+def compress(text: bytes) -> tuple[bytes, int]:
+    """A record text as ``sources`` keeps it: zlib's when shorter (as sqlar does),
+    and its length."""
+    packed = zlib.compress(text, 6)
+    return (packed if len(packed) < len(text) else text), len(text)

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
+import zlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -13,11 +13,12 @@ from typing import Any
 import sqlite_utils
 
 from getbit_events.errors import InputError, StoreError
-from getbit_events.events import Event, GameStarted
+from getbit_events.events import Event
 from getbit_events.validate import GameReport
-from importers.wire import payload_json
-from store import readmodel, revisions
+from store import eventlog, readmodel, revisions
+from store.adding import ID_LENGTH, NewGame, prepare
 from store.opening import connect, use_wal
+from store.rebuilding import rebuild_read_model
 from store.rows import (
     damage_of,
     read_events,
@@ -47,17 +48,12 @@ from store.stored import (
     chain_head,
     chain_value,
     default_path,
-    kept_violations,
     read_head,
-    status_of,
-    utc_now,
 )
-from store.stored import digest as _digest
 from store.totals import add_tally, read_totals
 
 __all__ = ["BatchLost", "GameStore"]  # the package re-exports it with the values it stores
 
-_ID_LENGTH = 12
 
 
 # -- the store -----------------------------------------------------------------
@@ -93,6 +89,8 @@ class GameStore:
             self.path, create=create, readonly=readonly, timeout=timeout
         )
         self._batch: _Batch | None = None  # the batch being written
+        self._log = eventlog.Log()  # how events are written compactly: the kinds known
+        self._compact: bool | None = None  # whether the events are (a store from before)
         self.db = sqlite_utils.Database(conn, execute_plugins=False)
         self._prepare()
         if readonly:
@@ -124,14 +122,13 @@ class GameStore:
             f"INSERT INTO games ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
         )
         self._insert_event = (
-            "INSERT INTO events (game_id, seq, type, version, round, payload) "
-            "VALUES (?, ?, ?, ?, ?, ?)"
+            "INSERT INTO event_runs (game, seq, round, events) VALUES (?, ?, ?, ?)"
         )
         self._insert_violation = (
             'INSERT INTO violations (game_id, line, "column", round, code, rule, message) '
             "VALUES (?, ?, ?, ?, ?, ?, ?)"
         )
-        self._orphans = "SELECT 1 FROM events WHERE game_id = ? LIMIT 1"
+        self._orphans = "SELECT 1 FROM event_games WHERE game_id = ?"
         self._insert_row = (
             f"INSERT INTO {readmodel.TABLE} ({', '.join(quote(c) for c in cols)}) "
             f"VALUES ({', '.join('?' for _ in cols)})"
@@ -159,9 +156,11 @@ class GameStore:
         """One write transaction, taken at once (BEGIN IMMEDIATE), committed or rolled back."""
         conn = self._conn
         conn.execute("BEGIN IMMEDIATE")
+        self._log.kinds.stale()  # another writer may have added some
         try:
             yield conn
         except BaseException:
+            self._log.kinds.stale()  # the ones this write added are gone
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
@@ -189,7 +188,7 @@ class GameStore:
                     yield
                     if batch.lost or not conn.in_transaction:
                         raise BatchLost(f"{self.path}: the games of this batch were lost")
-                    self._insert_events(batch.events)
+                    self._insert_events(batch.games, batch.runs)
                     conn.executemany(self._insert_row, batch.rows)
                     add_tally(conn, batch.tally)
                     self._set_head(batch.head)
@@ -198,19 +197,20 @@ class GameStore:
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: could not store the games: {exc}") from None
 
-    def _insert_events(self, rows: list[tuple[Any, ...]]) -> None:
-        """Insert a batch's events, inside its write.
-
-        The guard against REPLACE (``schema.rewrite_guard``) looks every row up
-        once more: a third of the import's time. This plain INSERT cannot replace
-        a row (a collision fails it), so the guard is set aside for it, in this
-        transaction only: no other connection ever sees the table without it.
-        """
-        name, create = rewrite_guard("events")
+    def _insert_events(
+        self, games: list[tuple[int, str, str]], runs: list[tuple[int, int, Any, str]]
+    ) -> None:
+        """Insert a batch's events (``eventlog``: each game's texts, its runs), inside
+        its write, and make the guard of the runs again if it was dropped (``getbit
+        check`` says so; setting it aside around the insert no longer earns anything
+        with a row a round: ``docs/architecture.md``)."""
         conn = self._conn
-        conn.execute(f"DROP TRIGGER IF EXISTS {name}")  # dropped by another: made again
-        conn.executemany(self._insert_event, rows)
-        conn.execute(create)
+        conn.executemany(
+            "INSERT INTO event_games (game, game_id, strings) VALUES (?, ?, ?)", games
+        )
+        conn.executemany(self._insert_event, runs)
+        _, create = rewrite_guard("event_runs")
+        conn.execute(create.replace("CREATE TRIGGER", "CREATE TRIGGER IF NOT EXISTS", 1))
 
     @contextmanager
     def _savepoint(self, batch: _Batch) -> Iterator[sqlite3.Connection]:
@@ -222,6 +222,7 @@ class GameStore:
         try:
             yield conn
         except BaseException:
+            self._log.kinds.stale()
             if conn.in_transaction:
                 conn.execute("ROLLBACK TO game")
                 conn.execute("RELEASE game")
@@ -230,101 +231,84 @@ class GameStore:
             raise
         conn.execute("RELEASE game")
 
-    def add(self, report: GameReport) -> AddResult:
+    def add(self, report: GameReport | NewGame) -> AddResult:
         """Store one validated game with its events, violations and read-model rows.
 
         The game is written whole or not at all. A game already stored (the
         same canonical content, from any file) is not stored again:
         ``AddResult.stored`` is False. A report whose record has syntax errors
-        cannot be stored (InputError): there is no game to keep.
+        cannot be stored (InputError): there is no game to keep. ``report`` may
+        be what ``adding.prepare`` made of it (in a worker process).
         """
-        if not report.readable:
-            first = report.violations[0] if report.violations else None
-            raise InputError(f"{first or report.source}: a game with syntax errors is not stored")
-        status = status_of(report)
-        events = report.events
-        payloads = [payload_json(e) for e in events]
-        digest = _digest(report, payloads)
-        setup = events[0] if events and isinstance(events[0], GameStarted) else None
-        if setup is not None:
-            tags = dict(setup.tags)
-        else:
-            tags = {t.name: t.value for t in report.record.tags}
-        rounds = events[-1].round if events else 0  # events come in round order
-        imported_at = utc_now()
-        game = (
-            digest,
-            report.source,
-            report.record.pos.line,
-            report.record.index,
-            json.dumps(tags, ensure_ascii=False),
-            setup.variant if setup is not None else None,
-            json.dumps(list(setup.line) if setup else [], ensure_ascii=False),
-            status,
-            report.winner,
-            rounds,
-            len(events),
-            len(report.violations),
-            imported_at,
-        )
+        new = report if isinstance(report, NewGame) else prepare(report)
         batch = self._batch
-        rows: list[tuple[Any, ...]] = []
         try:
             with self._write() if batch is None else self._savepoint(batch) as conn:
-                _, prev = head = self._head() if batch is None else batch.head
-                game_id = digest[:_ID_LENGTH]
-                try:  # the unique id and hash find a game already stored
-                    seq, chain = self._insert(conn, prev, (game_id, *game))
-                except sqlite3.IntegrityError:
-                    known = conn.execute("SELECT id FROM games WHERE hash = ?", (digest,))
-                    found = known.fetchone()
-                    if found is not None:
-                        return AddResult(found[0], False, status)
-                    game_id = self._free_id(digest)  # another game's hash starts the same
-                    seq, chain = self._insert(conn, prev, (game_id, *game))
+                head = self._head() if batch is None else batch.head
+                placed = self._place(conn, new, head[1])
+                if isinstance(placed, AddResult):
+                    return placed
+                game_id, seq, chain = placed
                 head = (head[0] + 1, chain)
-                if conn.execute(self._orphans, (game_id,)).fetchone() is not None:
-                    raise StoreError(
-                        f"game {game_id}: the store holds events under its id but no game "
-                        "(a removed game's?): it is not stored; run getbit check"
-                    )
-                if report.record.text is not None:  # its provenance, as imported
-                    conn.execute(
-                        "INSERT INTO sources (game_id, text) VALUES (?, ?)",
-                        (game_id, report.record.text),
-                    )
-                event_rows = [
-                    (game_id, seq, e.TYPE, e.VERSION, e.round, p)
-                    for seq, (e, p) in enumerate(zip(events, payloads, strict=True), 1)
-                ]
-                if report.violations:
-                    conn.executemany(
-                        self._insert_violation,
-                        [
-                            (game_id, v.pos.line, v.pos.column, v.round, v.code, v.rule, v.message)
-                            for v in kept_violations(report)
-                        ],
-                    )
-                if setup is not None:
-                    rows = readmodel.row_tuples(game_id, events, status, tags)
-                like = revisions.lookalikes(conn, game_id, tags, game[6])
+                rows = self._facts(conn, new, game_id)
+                like = revisions.lookalikes(conn, game_id, dict(new.tags), new.swimmers)
+                numbered = ((n, *e) for n, e in enumerate(new.events, 1))
+                strings, runs = self._log.encode(conn, numbered)
                 if batch is None:
-                    conn.executemany(self._insert_event, event_rows)
-                    if rows:
-                        conn.executemany(self._insert_row, rows)
-                        tally = readmodel.Tally()
-                        tally.add(rows, seq)
-                        add_tally(conn, tally)
+                    self._insert_events([(seq, game_id, strings)], [(seq, *r) for r in runs])
+                    self._count(conn, rows, seq)
                     self._set_head(head)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: could not store the game: {exc}") from None
         if batch is not None:  # the game is in: written and counted with the batch
-            batch.events.extend(event_rows)
+            batch.games.append((seq, game_id, strings))
+            batch.runs.extend((seq, *r) for r in runs)
             if rows:
                 batch.rows.extend(rows)
                 batch.tally.add(rows, seq)
             batch.head = head
-        return AddResult(game_id, True, status, like)
+        return AddResult(game_id, True, new.status, like)
+
+    def _place(
+        self, conn: sqlite3.Connection, new: NewGame, prev: str
+    ) -> tuple[str, int, str] | AddResult:
+        """Insert the game's row, chained to ``prev``: its id, rowid and chain value;
+        or, for a game already stored, what adding it did."""
+        game_id = new.digest[:ID_LENGTH]
+        try:  # the unique id and hash find a game already stored
+            seq, chain = self._insert(conn, prev, (game_id, new.digest, *new.row))
+        except sqlite3.IntegrityError:
+            known = conn.execute("SELECT id FROM games WHERE hash = ?", (new.digest,))
+            found = known.fetchone()
+            if found is not None:
+                return AddResult(found[0], False, new.status)
+            game_id = self._free_id(new.digest)  # another game's hash starts the same
+            seq, chain = self._insert(conn, prev, (game_id, new.digest, *new.row))
+        if conn.execute(self._orphans, (game_id,)).fetchone() is not None:
+            raise StoreError(
+                f"game {game_id}: the store holds events under its id but no game "
+                "(a removed game's?): it is not stored; run getbit check"
+            )
+        return game_id, seq, chain
+
+    def _facts(self, conn: sqlite3.Connection, new: NewGame, game_id: str) -> list[tuple[Any, ...]]:
+        """Write the game's record text and violations; its read-model rows, to write."""
+        if new.source is not None:  # its provenance, as imported
+            conn.execute(
+                "INSERT INTO sources (game_id, text, size) VALUES (?, ?, ?)",
+                (game_id, *new.source),
+            )
+        if new.violations:
+            conn.executemany(self._insert_violation, [(game_id, *v) for v in new.violations])
+        return new.read_model(game_id)
+
+    def _count(self, conn: sqlite3.Connection, rows: list[tuple[Any, ...]], seq: int) -> None:
+        """Write one game's read-model rows and add them to the totals."""
+        if rows:
+            conn.executemany(self._insert_row, rows)
+            tally = readmodel.Tally()
+            tally.add(rows, seq)
+            add_tally(conn, tally)
 
     def supersede(
         self, game_id: str, target: str, reason: str | None = None
@@ -381,7 +365,7 @@ class GameStore:
         )
 
     def _free_id(self, digest: str) -> str:
-        length = _ID_LENGTH
+        length = ID_LENGTH
         while True:
             game_id = digest[:length]
             taken = self._conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,))
@@ -396,46 +380,18 @@ class GameStore:
         ``RebuildResult.skipped``; the others are rebuilt. ``on_game()`` is called
         after each game with events (for progress; :meth:`count` gives the total).
         """
-        conn = self._conn
-        games = events = rows = 0
-        skipped: list[Damage] = []
         try:
             with self._write():
                 create_read_model(self.db)
-                info = {
-                    gid: (status, tags, seq)
-                    for gid, status, tags, seq in conn.execute(
-                        "SELECT id, status, tags, rowid FROM games"
-                    )
-                }
-                dropped = revisions.dropped(conn)
-                batch: list[tuple[Any, ...]] = []
-                tally = readmodel.Tally()
-                for game_id, stream in self.streams(skipped.append):
-                    status, tags, seq = info[game_id]
-                    try:
-                        game = readmodel.row_tuples(game_id, stream, status, json.loads(tags))
-                    except Exception as exc:  # events that read but do not make a game
-                        why = " ".join(str(exc).split())[:200] or type(exc).__name__
-                        skipped.append(Damage(game_id, f"its events do not fold: {why}"))
-                        continue
-                    if game and game_id not in dropped:  # the history leaves it out
-                        tally.add(game, seq)
-                    batch.extend(game)
-                    games += 1
-                    events += len(stream)
-                    if on_game is not None:
-                        on_game()
-                    if len(batch) >= 5000:
-                        rows += len(batch)
-                        conn.executemany(self._insert_row, batch)
-                        batch = []
-                rows += len(batch)
-                conn.executemany(self._insert_row, batch)
-                add_tally(conn, tally)
+                return rebuild_read_model(
+                    self._conn,
+                    self.streams,
+                    self._insert_row,
+                    revisions.dropped(self._conn),
+                    on_game,
+                )
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: could not rebuild: {exc}") from None
-        return RebuildResult(games, events, rows, tuple(skipped))
 
     # -- reading ---------------------------------------------------------------
 
@@ -514,7 +470,7 @@ class GameStore:
         A StoreError names the game when its stored events are damaged: one that
         cannot be read, a seq missing or extra, or not as many as the game holds.
         """
-        return read_events(self._conn, game_id)
+        return read_events(self._conn, self._kinds(), game_id)
 
     @reading_each
     def streams(
@@ -526,7 +482,13 @@ class GameStore:
         A game whose events are damaged (see :meth:`events`) is a StoreError, or,
         given ``on_damaged``, is handed to it and left out.
         """
-        return read_streams(self._conn, on_damaged)
+        return read_streams(self._conn, self._kinds(), on_damaged)
+
+    def _kinds(self) -> eventlog.Kinds | None:
+        """The kinds to read events with; None for a store from before (read-only)."""
+        if self._compact is None:
+            self._compact = eventlog.compact_tables(self._conn)
+        return self._log.kinds if self._compact else None
 
     @reading
     def history(self, game_id: str) -> list[HistoryEntry]:
@@ -550,10 +512,18 @@ class GameStore:
     @reading
     def source(self, game_id: str) -> bytes | None:
         """The game's record text as imported, byte for byte (None: none was kept)."""
-        row = self._conn.execute(
-            "SELECT text FROM sources WHERE game_id = ?", (game_id,)
-        ).fetchone()
-        return bytes(row[0]) if row is not None else None
+        if self._kinds() is None:  # a store from before: texts as imported
+            row = self._conn.execute(
+                "SELECT text, NULL FROM sources WHERE game_id = ?", (game_id,)
+            ).fetchone()
+        else:
+            row = self._conn.execute(
+                "SELECT text, size FROM sources WHERE game_id = ?", (game_id,)
+            ).fetchone()
+        if row is None:
+            return None
+        text = bytes(row[0])
+        return text if row[1] is None or len(text) == row[1] else zlib.decompress(text)
 
     @reading
     def violations(self, game_id: str) -> list[StoredViolation]:
@@ -605,7 +575,8 @@ class GameStore:
     @reading
     def table_rows(self, table: str) -> list[dict[str, Any]]:
         """Every row of one of the store's tables, for tests and checks (sorted)."""
-        known = {"games", "events", "violations", "history", readmodel.TABLE, *readmodel.TOTALS}
+        known = {"games", "events", "violations", "history", "sources", "event_kinds",
+                 "event_games", "event_runs", readmodel.TABLE, *readmodel.TOTALS}
         if table not in known:
             raise ValueError(f"not a store table: {table}")
         return sorted(self.db.query(f"SELECT * FROM {table}"), key=repr)
@@ -619,7 +590,8 @@ class _Batch:
     """What a batch of games still has to write before it commits."""
 
     def __init__(self, head: tuple[int, str]) -> None:
-        self.events: list[tuple[Any, ...]] = []
+        self.games: list[tuple[int, str, str]] = []  # event_games rows
+        self.runs: list[tuple[int, int, Any, str]] = []  # event_runs rows
         self.rows: list[tuple[Any, ...]] = []
         self.tally = readmodel.Tally()
         self.head = head  # the chain's head, with the games added so far

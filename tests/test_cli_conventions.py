@@ -167,14 +167,15 @@ def test_report_takes_a_store_file_and_an_id_as_replay_does(tmp_path: Path) -> N
 
 def test_commands_load_when_asked_for_and_list_as_they_are() -> None:
     """``getbit -h`` lists every command without importing the store, charset
-    detection or progress bars (its short help read from the source is the loaded
-    command's own), and ELSEWHERE names every command its modules register."""
+    detection, progress bars, Parquet or worker processes (its short help read
+    from the source is the loaded command's own), and ELSEWHERE names every
+    command its modules register."""
     code = (
         "import sys; sys.argv = ['getbit', '-h']\n"
         "import cli\n"
         "try:\n    cli.main()\nexcept SystemExit:\n    pass\n"
         "heavy = ('store', 'sqlite_utils', 'charset_normalizer', 'rich.progress',"
-        " 'console.progress')\n"
+        " 'console.progress', 'pyarrow', 'multiprocessing')\n"
         "print(sorted(m for m in sys.modules if m in heavy or m.split('.')[0] in heavy))"
     )
     result = subprocess.run(

@@ -1,4 +1,4 @@
-"""``getbit games`` and ``getbit export --all`` (issue 14): the filters both take,
+"""``getbit games`` and ``getbit export`` (issue 14): the filters both take, and `--all`,
 the Date and Event columns, and a listing that neither wraps nor cuts a name,
 piped or on a narrow terminal."""
 
@@ -15,8 +15,10 @@ from typer.testing import CliRunner
 
 from cli import app
 from getbit_events.simulate import simulate_game
+from getbit_events.validate import validate_game
 from importers import read_file
 from importers.gbn import write_gbn
+from store import GameStore
 
 ROOT = Path(__file__).resolve().parent.parent
 FRIDAY = (ROOT / "fixtures" / "games" / "friday-club.gbn").read_text(encoding="utf-8")
@@ -202,15 +204,44 @@ def read_file_text(text: str, folder: Path) -> list[object]:
     return list(read_file(path))
 
 
-@pytest.mark.parametrize(
-    "args",
-    [[], ["--variant", "shark"], ["--all", "some-id"]],
-)
-def test_export_needs_ids_or_all(db: Path, args: list[str]) -> None:
+@pytest.mark.parametrize("args", [["--all", "some-id"], ["--variant", "shark", "some-id"]])
+def test_export_takes_ids_or_the_choice_of_games_not_both(db: Path, args: list[str]) -> None:
     code, out, err = _run("export", "--db", str(db), *args)
     assert code == 2
     assert out == ""
-    assert err.strip() == "getbit export: give game ids, or --all (its filters go with --all)"
+    assert err.strip() == (
+        "getbit export: give game ids, or choose games as 'getbit games' does, not both"
+    )
+
+
+@pytest.mark.parametrize("fmt", ["gbn", "jsonl", "parquet"])
+def test_export_chooses_as_games_does_and_all_means_the_same(
+    db: Path, tmp_path: Path, fmt: str
+) -> None:
+    """One meaning of --all: ``export`` with the options of ``games`` writes the games it
+    lists; --all adds the superseded and retracted ones in every format."""
+    import shutil
+
+    mine = tmp_path / "mine.db"
+    shutil.copy(db, mine)
+    gone = str(_listed(mine)[0]["id"])
+    assert _run("retract", gone, "--db", str(mine), "--reason", "test")[0] == 0
+
+    def exported(*args: str) -> set[str]:
+        out = tmp_path / f"out-{len(list(tmp_path.iterdir()))}"
+        code, _, err = _run("export", "--db", str(mine), "--format", fmt, "-o", str(out), *args)
+        assert code == 0, err
+        if fmt == "parquet":
+            import pyarrow.parquet as pq
+
+            return set(pq.read_table(out / "games").column("id").to_pylist())
+        with GameStore(mine) as store:
+            return {store.add(validate_game(g)).game_id for g in read_file(out, fmt)}
+
+    for args in ([], ["--all"], ["--variant", "standard"], ["--all", "--variant", "standard"]):
+        listed = {str(g["id"]) for g in _listed(mine, *args)}
+        assert exported(*args) == listed, args
+        assert (gone in listed) == ("--all" in args)
 
 
 def test_a_tab_separated_cell_never_breaks_its_line_or_the_terminal() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -113,3 +114,19 @@ def test_file_sizes_gives_zero_for_a_file_it_cannot_read(tmp_path: Path) -> None
         tmp_path / "a.gbn": 5,
         tmp_path / "gone.gbn": 0,
     }
+
+
+@pytest.mark.parametrize("jobs", ["1", "3"])
+@pytest.mark.parametrize("command", ["validate", "import"])
+def test_the_bar_is_fed_by_the_writer_whatever_the_jobs(
+    games: Path, tmp_path: Path, command: str, jobs: str
+) -> None:
+    """With --jobs N the results reach the one process that says them, in input
+    order: it moves the bar, which ends with every byte done."""
+    db = ["--db", str(tmp_path / "s.db")] if command == "import" else []
+    shown = _getbit(command, "--jobs", jobs, *db, str(games), terminal=True)
+    assert shown.returncode == 0, shown.stderr
+    frames = re.findall(r"([\d.]+)/([\d.]+) kB", shown.stderr)
+    done, total = frames[-1]
+    assert float(total) > 0
+    assert done == total

@@ -5,7 +5,10 @@ from __future__ import annotations
 from regen_golden import load
 
 from getbit_events.state import GameState
+from getbit_events.validate import validate_game
+from importers.gbn import read_gbn
 from replay.account import names, result_words, ties
+from replay.cursor import Cursor
 
 
 def test_the_account_says_what_happened_in_plain_words() -> None:
@@ -60,3 +63,42 @@ def test_results_in_words() -> None:
         assert result_words(end) == "the Shark Jaws wins: only one swimmer was left (R14)"
     else:
         assert result_words(end).endswith("the Shark lost its last hunger token (R14)")
+
+
+def _accounts(text: str) -> list[str]:
+    [game] = read_gbn(text, "kept.gbn")
+    report = validate_game(game)
+    cursor = Cursor(report.events, report.violations)
+    return [cursor.account(i) for i in range(len(cursor))]
+
+
+def test_what_a_record_states_that_the_game_cannot_take_is_told_as_recorded() -> None:
+    # round 5 devours A (R6); the record then names A in the line, and in round 6
+    # bites it, devours it and lists it among the take-backs
+    accounts = _accounts(
+        '[Line "B, C, D, E, A"]\n\n1. B 1, C 1, D 1, E 1, A 1\n'
+        "2. B 2, C 2, D 2, E 2, A 2\n3. A 1, B 3, C 4, D 5, E 6\n4. A 1, B 4, C 5, D 6, E 3\n"
+        "5. A 1, B 6, C 3, D 4, E 5 ; line B, E, D, C, A\n"
+        "6. B 1, C 1, D 1, E 1 ; bit A ; out A ; refresh A\n"
+    )
+    assert (
+        "The record states the line B, E, D, C, A; it is B, E, D, C. "
+        "Kept as recorded, it changes nothing."
+    ) in accounts
+    assert (
+        "The record says A is bitten (right arm), but A is out of the game: "
+        "kept as recorded, it changes nothing."
+    ) in accounts
+    assert (
+        "The record says A is devoured, but A is out of the game already: "
+        "kept as recorded, it changes nothing."
+    ) in accounts
+    assert "A takes back its played cards, as the record says: none are left." in accounts
+    shark = _accounts(
+        '[Line "A, B, C, D"]\n[Variant "shark"]\n[Shark "Jaws"]\n\n'
+        "1. A 1, B 2, C 3, D 4 ; hunger 5\n"
+    )
+    assert (
+        "The record says the Shark holds 5 hunger tokens; it holds 4 (R12: only a miss "
+        "costs one). Kept as recorded, it changes nothing."
+    ) in shark

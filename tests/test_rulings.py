@@ -513,10 +513,15 @@ def test_r6_the_bitten_takes_back_every_played_card_this_rounds_included() -> No
 
 
 def test_r6_a_fifth_bite_is_a_record_error() -> None:
-    # Round 6: B, E, D, C all tie on 1, C at the back is bitten, not A.
+    # Round 6: B, E, D, C all tie on 1, C at the back is bitten by the rules, not A.
     report = check(R6_RECORD + "6. B 1, C 1, D 1, E 1 ; bit A\n")
     assert found(report) == [("wrong-bite", 6, 8)]
-    assert report.state.limbs()["C"] == 3
+    # the game as played: the record gives the bite to A, who is out, so C keeps its
+    # limbs; the stated bite is kept in the events and changes nothing
+    assert report.state.limbs()["C"] == 4
+    assert [(e.who, e.round) for e in report.events if e.TYPE == "swimmer-bitten"][-1] == (
+        "A", 6
+    )
 
 
 def test_r6_the_devoured_plays_no_more() -> None:

@@ -58,9 +58,9 @@ def test_each_game_keeps_its_part_of_the_file_byte_for_byte(
     [
         "UPDATE sources SET text = x'00'",
         "DELETE FROM sources",
-        "INSERT OR REPLACE INTO sources SELECT game_id, x'00' FROM sources",
-        "REPLACE INTO sources SELECT game_id, x'00' FROM sources",
-        ("INSERT INTO sources SELECT game_id, x'00' FROM sources WHERE true "
+        "INSERT OR REPLACE INTO sources SELECT game_id, x'00', 1 FROM sources",
+        "REPLACE INTO sources SELECT game_id, x'00', 1 FROM sources",
+        ("INSERT INTO sources SELECT game_id, x'00', 1 FROM sources WHERE true "
         "ON CONFLICT (game_id) DO UPDATE SET text = excluded.text"),
     ],
 )

@@ -128,8 +128,13 @@ def test_events_and_violations_are_append_only(store: GameStore) -> None:
     (report,) = _reports(INVALID)
     game_id = store.add(report).game_id
     for sql in (
-        "UPDATE events SET payload = '{}'",
-        "DELETE FROM events",
+        "UPDATE event_runs SET events = '[]'",
+        "DELETE FROM event_runs",
+        "UPDATE event_games SET strings = '[]'",
+        "DELETE FROM event_games",
+        "UPDATE event_kinds SET template = '{}'",
+        "DELETE FROM event_kinds",
+        "INSERT OR REPLACE INTO event_kinds SELECT * FROM event_kinds",
         "DELETE FROM violations",
         "UPDATE games SET status = 'valid'",
     ):
@@ -197,7 +202,8 @@ def test_reopening_applies_no_migration_twice(tmp_path: Path) -> None:
     with GameStore(path) as s:
         applied = [m.name for m in MIGRATIONS.applied(s.db)]
         assert applied == [
-            "m001_core_tables", "m002_read_model", "m003_defences", "m004_history", "m005_sources"
+            "m001_core_tables", "m002_read_model", "m003_defences", "m004_history", "m005_sources",
+            "m006_compact",
         ]
         assert s.count() == 1
 
@@ -309,10 +315,10 @@ def test_a_kill_mid_import_leaves_no_half_game(tmp_path: Path) -> None:
 def test_two_games_whose_hashes_start_alike_get_distinct_ids(
     store: GameStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from store import store as module
+    from store import adding as module
 
-    real = module._digest
-    monkeypatch.setattr(module, "_digest", lambda r, p: "abcdef" * 2 + real(r, p)[12:])
+    real = module.digest
+    monkeypatch.setattr(module, "digest", lambda r, p: "abcdef" * 2 + real(r, p)[12:])
     first, second = _reports(_sim(2))
     a, b = store.add(first), store.add(second)
     assert a.game_id == "abcdefabcdef"

@@ -1,0 +1,140 @@
+"""Importing a large archive, end to end: ``getbit import`` as a whole process.
+
+    python bench/scale.py --games N [--format gbn|jsonl] [--jobs 1,2] [--keep DIR]
+
+Simulates N five-swimmer games (``getbit simulate``, the sensible bot, in two
+halves side by side) to one file, then, for each number of jobs, times
+``getbit import --jobs J`` of it into a new store, and says: games per second,
+the store's bytes per byte of the records, the peak memory (the largest
+process, and all of the import's processes together, sampled every 0.2 s),
+the CPU time of all its processes (what the times would be on an idle machine:
+about the CPU time for one job, the larger of the writer's and half the whole
+for two), and the time of ``getbit stats`` on the result. Run it with the interpreter of
+the build to measure (the compiled one: ``pip install .``); ``getbit`` is taken
+from next to it. The extrapolation to a million games is linear in N.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+GETBIT = Path(sys.executable).with_name("getbit")
+
+
+def _rss(pid: int) -> tuple[int, int]:
+    """KiB resident of ``pid`` and of it with all its descendants."""
+    own = total = 0
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            status = Path(f"/proc/{p}/status").read_text()
+            kib = int(status.split("VmRSS:")[1].split()[0])
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo.extend(int(c) for c in (task / "children").read_text().split())
+        except (OSError, IndexError, ValueError):
+            continue
+        total += kib
+        own = max(own, kib)
+    return own, total
+
+
+def run(
+    args: list[str], env: dict[str, str] | None = None
+) -> tuple[float, float, int, int, str]:
+    """Seconds, CPU seconds (all its processes), peak KiB of the largest process and
+    of all together, stdout."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
+    peaks = [0, 0]
+
+    def sample() -> None:
+        while proc.poll() is None:
+            own, total = _rss(proc.pid)
+            peaks[0], peaks[1] = max(peaks[0], own), max(peaks[1], total)
+            time.sleep(0.2)
+
+    watcher = threading.Thread(target=sample, daemon=True)
+    watcher.start()
+    out, err = proc.communicate()
+    seconds = time.perf_counter() - t0
+    watcher.join()
+    now = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = now.ru_utime + now.ru_stime - used.ru_utime - used.ru_stime
+    if proc.returncode not in (0, 1):
+        raise SystemExit(f"{' '.join(args)} failed ({proc.returncode}): {err[-2000:]}")
+    return seconds, cpu, peaks[0], peaks[1], out
+
+
+def simulate(n: int, fmt: str, path: Path) -> float:
+    t0 = time.perf_counter()
+    half = n // 2
+    parts = [(half, 1, path.with_suffix(".a")), (n - half, 2, path.with_suffix(".b"))]
+    procs = [
+        subprocess.Popen([str(GETBIT), "simulate", "--swimmers", "5", "--games", str(k),
+                          "--seed", str(seed), "--format", fmt, "-o", str(part)])
+        for k, seed, part in parts
+    ]
+    for proc in procs:
+        if proc.wait() != 0:
+            raise SystemExit("getbit simulate failed")
+    with path.open("wb") as out:
+        for _, _, part in parts:
+            with part.open("rb") as f:
+                shutil.copyfileobj(f, out)
+            part.unlink()
+    return time.perf_counter() - t0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--format", default="gbn", choices=("gbn", "jsonl"))
+    parser.add_argument("--jobs", default="1,2", help="the numbers of jobs, comma-separated")
+    parser.add_argument("--keep", type=Path, help="a folder to keep the records and stores in")
+    args = parser.parse_args()
+    if not GETBIT.exists():
+        raise SystemExit(f"no getbit next to {sys.executable}")
+    folder = args.keep or Path(tempfile.mkdtemp(prefix="getbit-scale-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    records = folder / f"sim-{args.games}.{args.format}"
+    if not records.exists():
+        seconds = simulate(args.games, args.format, records)
+        print(f"simulated {args.games:,} games in {seconds:.0f}s", flush=True)
+    size = records.stat().st_size
+    print(f"{args.games:,} games, {size / 1e6:.1f} MB of {args.format}; getbit {GETBIT}")
+    env = {**os.environ, "GETBIT_DEBUG": "1"}
+    for jobs in (int(j) for j in args.jobs.split(",")):
+        db = folder / f"store-{args.games}-jobs{jobs}.db"
+        for leftover in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
+            leftover.unlink(missing_ok=True)
+        seconds, cpu, own, total, out = run(
+            [str(GETBIT), "import", "--db", str(db), "--jobs", str(jobs), str(records)], env
+        )
+        stored = db.stat().st_size
+        rate = args.games / seconds
+        print(f"import --jobs {jobs}: {seconds:7.1f}s  {rate:7,.0f} games/s  "
+              f"(CPU {cpu:6.1f}s, {cpu / args.games * 1000:.2f} ms a game)  "
+              f"store {stored / 1e6:7.1f} MB = {stored / size:.2f} x the records  "
+              f"peak {own / 1024:5.0f} MiB (all processes {total / 1024:5.0f} MiB)  "
+              f"a million: {1e6 / rate / 60:5.1f} min   [{out.strip()}]", flush=True)
+        seconds, cpu, own, _, _ = run([str(GETBIT), "stats", "--db", str(db)], env)
+        print(f"  stats on it: {seconds:6.1f}s (CPU {cpu:.1f}s)  peak {own / 1024:5.0f} MiB",
+              flush=True)
+    if args.keep is None:
+        shutil.rmtree(folder)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+"""What a game becomes in the store, worked out before any SQL: its games row, its
+hash, its event rows, its read-model rows. ``GameStore.add`` writes it; an import's
+worker processes make it (``prepare``), so the one writer only writes."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import attrs
+
+from getbit_events.errors import InputError
+from getbit_events.events import GameStarted
+from getbit_events.validate import GameReport
+from importers.wire import payload_json
+from store import readmodel
+from store.schema import compress
+from store.stored import digest, kept_violations, status_of, utc_now
+
+__all__ = ["ID_LENGTH", "NewGame", "prepare"]
+
+#: A game's id is the start of its hash, this long (longer when another's starts the same).
+ID_LENGTH = 12
+
+
+@attrs.frozen
+class NewGame:
+    """A game ready to store, as plain values (it crosses from a worker process).
+
+    ``row`` is its games row without the id (``schema.GAME_COLUMNS[1:]``);
+    ``events`` its event rows (type, version, round, payload), seq 1 first;
+    ``rows`` its read-model rows with the id left ``None``; ``source`` its record
+    text as ``sources`` keeps it, and its length.
+    """
+
+    digest: str
+    row: tuple[Any, ...]
+    events: tuple[tuple[str, int, int, str], ...]
+    violations: tuple[tuple[int, int, int | None, str, str | None, str], ...]
+    rows: tuple[tuple[Any, ...], ...]
+    swimmers: str
+    tags: tuple[tuple[str, str], ...]
+    status: str
+    source: tuple[bytes, int] | None
+
+    def read_model(self, game_id: str) -> list[tuple[Any, ...]]:
+        """The read-model rows under the game's id."""
+        if self.rows and self.rows[0][0] == game_id:
+            return list(self.rows)
+        return [(game_id, *row[1:]) for row in self.rows]
+
+
+def prepare(report: GameReport) -> NewGame:
+    """What ``report`` becomes in the store; InputError when its record has syntax
+    errors (there is no game to keep)."""
+    if not report.readable:
+        first = report.violations[0] if report.violations else None
+        raise InputError(f"{first or report.source}: a game with syntax errors is not stored")
+    status = status_of(report)
+    events = report.events
+    payloads = [payload_json(e) for e in events]
+    setup = events[0] if events and isinstance(events[0], GameStarted) else None
+    tags = dict(setup.tags) if setup else {t.name: t.value for t in report.record.tags}
+    swimmers = json.dumps(list(setup.line) if setup else [], ensure_ascii=False)
+    row = (
+        report.source,
+        report.record.pos.line,
+        report.record.index,
+        json.dumps(tags, ensure_ascii=False),
+        setup.variant if setup is not None else None,
+        swimmers,
+        status,
+        report.winner,
+        events[-1].round if events else 0,  # events come in round order
+        len(events),
+        len(report.violations),
+        utc_now(),
+    )
+    text = report.record.text
+    hashed = digest(report, payloads)
+    return NewGame(
+        digest=hashed,
+        row=row,
+        events=tuple(
+            (e.TYPE, e.VERSION, e.round, p) for e, p in zip(events, payloads, strict=True)
+        ),
+        violations=tuple(
+            (v.pos.line, v.pos.column, v.round, v.code, v.rule, v.message)
+            for v in kept_violations(report)
+        ) if report.violations else (),
+        # under the id the game will most likely get (GameStore.add puts the one it got)
+        rows=tuple(readmodel.row_tuples(hashed[:ID_LENGTH], events, status, tags))
+        if setup else (),
+        swimmers=swimmers,
+        tags=tuple(tags.items()),
+        status=status,
+        source=compress(text) if text is not None else None,
+    )

@@ -1,0 +1,474 @@
+"""Events stored compactly, and read back as the rows they stand for.
+
+A game's events are kept as runs (``event_runs``: one row for the events of a
+round, in order), each a JSON array of positional events: ``[kind, slot1,
+slot2, ...]``. A kind (``event_kinds``, shared by the whole store) is a type, a
+version and the payload's text with every value taken out (its template, ``%s``
+a slot); a slot that is text holds the index of the text in the game's strings
+(``event_games.strings``, each text once a game). The view ``events`` puts them
+together again, one row an event with today's columns (``game_id``, ``seq``,
+``type``, ``version``, ``round``, ``payload``), for anyone reading the file with
+SQL. A payload whose template does not give back its text byte for byte, or has
+more than ``SLOTS`` values, is kept whole (a raw kind).
+
+The payload text an event is read back as is the one it was stored with, byte
+for byte: the game's hash (``stored.rows_digest``) is made from it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
+
+__all__ = [
+    "SLOTS",
+    "Decoded",
+    "Kinds",
+    "Log",
+    "compact_tables",
+    "encode",
+    "game_rows",
+    "run_rows",
+    "view_sql",
+]
+
+#: The most values a kind's template takes (more: the payload is kept whole).
+SLOTS = 16
+_RUN_CACHE = 50_000  # payload texts whose templates are kept, at most
+_quote = json.encoder.encode_basestring  # a JSON string, as the store's compact JSON writes it
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+# the C encoder made once (JSONEncoder.encode makes one a call): the same text, faster
+_C_MAKE = getattr(json.encoder, "c_make_encoder", None)
+_C_ENCODE = (
+    _C_MAKE(None, _ENCODER.default, _quote, None, ":", ",", False, False, True)
+    if _C_MAKE is not None else None
+)
+
+
+def _DUMP(value: Any) -> str:
+    """Compact JSON, non-ASCII kept (as ``importers.wire`` writes payloads)."""
+    if _C_ENCODE is not None and isinstance(value, list | dict):
+        return "".join(_C_ENCODE(value, 0))
+    return _ENCODER.encode(value)
+
+#: A stored event as a row: seq, type, version, round, payload (None: cannot be read).
+Row = tuple[int, Any, Any, Any, Any]
+
+
+def view_sql() -> str:
+    """The view ``events``: one row an event, the columns of the table it replaced."""
+    slots = ", ".join(
+        f"CASE WHEN k.strings >> {n - 1} & 1 THEN json_quote(g.strings ->> (e.value ->> {n})) "
+        f"ELSE e.value -> {n} END"
+        for n in range(1, SLOTS + 1)
+    )
+    return (
+        "CREATE VIEW events AS SELECT g.game_id AS game_id, r.seq + e.key AS seq, "
+        "k.type AS type, k.version AS version, r.round AS round, "
+        f"CASE WHEN k.raw THEN e.value ->> 1 ELSE format(k.template, {slots}) END AS payload "
+        "FROM event_games g JOIN event_runs r ON r.game = g.game, json_each(r.events) e "
+        "JOIN event_kinds k ON k.kind = e.value ->> 0"
+    )
+
+
+def compact_tables(conn: sqlite3.Connection) -> bool:
+    """Whether the store keeps its events compactly (a store from before keeps a table)."""
+    found = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'event_runs'"
+    ).fetchone()
+    return found is not None
+
+
+# -- the kinds --------------------------------------------------------------------
+
+
+_Kind = tuple[Any, Any, str, int, int]  # type, version, template, strings mask, raw
+
+
+class Kinds:
+    """The store's kinds, as one connection knows them (made again after another
+    writer added some, or a rolled-back write took back ones this one added)."""
+
+    def __init__(self) -> None:
+        self.rows: dict[int, _Kind] = {}
+        self.codes: dict[_Kind, int] = {}
+        self.fresh = False
+        self.generation = 0  # moves on whenever the codes known may have changed
+        self.texts: dict[int, tuple[int, ...]] = {}  # code -> where its texts are in an event
+
+    def load(self, conn: sqlite3.Connection) -> None:
+        self.rows = {
+            row[0]: (row[1], row[2], str(row[3]), int(row[4] or 0), int(row[5] or 0))
+            for row in conn.execute(
+                "SELECT kind, type, version, template, strings, raw FROM event_kinds"
+            )
+        }
+        self.codes = {kind: code for code, kind in self.rows.items()}
+        self.texts = {code: _positions(kind) for code, kind in self.rows.items()}
+        self.fresh = True
+        self.generation += 1
+
+    def stale(self) -> None:
+        """Forget them: read them again before the next use."""
+        self.fresh = False
+        self.generation += 1
+
+    def code(self, conn: sqlite3.Connection, kind: _Kind) -> int:
+        """The code of ``kind``, added to the store when new (inside a write)."""
+        if not self.fresh:
+            self.load(conn)
+        code = self.codes.get(kind)
+        if code is None:
+            code = max(self.rows, default=0) + 1
+            conn.execute(
+                "INSERT INTO event_kinds (kind, type, version, template, strings, raw) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (code, *kind),
+            )
+            self.rows[code] = kind
+            self.codes[kind] = code
+            self.texts[code] = _positions(kind)
+        return code
+
+    def get(self, conn: sqlite3.Connection, code: Any) -> _Kind | None:
+        if not self.fresh or code not in self.rows:
+            self.load(conn)
+        return self.rows.get(code) if isinstance(code, int) else None
+
+
+def _positions(kind: _Kind) -> tuple[int, ...]:
+    """Where an event of ``kind`` holds texts (indexes into the game's strings)."""
+    if kind[4]:
+        return ()
+    return tuple(n + 1 for n in range(SLOTS) if kind[3] >> n & 1)
+
+
+# -- encoding -------------------------------------------------------------------------
+
+
+def _scalar(value: Any) -> str:
+    """A plain value as compact JSON (as ``json`` writes it)."""
+    kind = type(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is str:
+        return _quote(value)
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if value is None:
+        return "null"
+    return _DUMP(value)
+
+
+#: Fields whose text is one of a few words the rules name (why a swimmer moved, a
+#: limb): kept in the kind, not in each event.
+_WORDS = frozenset(("why", "limb"))
+# A JSON token of a compact payload: a string without escapes (a key when a colon
+# follows), a whole number, a literal, or what is kept whole: a string with an
+# escape or a control character, anything else a number may be (a float).
+_TOKEN = re.compile(
+    r'"([^"\\\x00-\x1f]*)"(:?)|(-?(?:0|[1-9][0-9]*))(?![0-9.eE])|(true|false|null)'
+    r'|("(?:[^"\\]|\\.)*"|[-+.eE0-9]+)'
+)
+_LITERALS = {"true": True, "false": False, "null": None}
+
+
+def _shape(tag: Any, version: Any, payload: Any) -> tuple[_Kind, list[Any]]:
+    """The kind of a payload text and its values (texts as texts).
+
+    The template is the text itself with each value's token made ``%s``, so the
+    text comes back byte for byte from it and the values; a value that would not
+    be written back as it is written (an escape, a float) keeps the payload whole.
+    """
+    if not isinstance(payload, str):
+        return (tag, version, "%s", 0, 1), [payload]
+    slots: list[Any] = []
+    parts: list[str] = []
+    bits = last = 0
+    key: str | None = None
+    for match in _TOKEN.finditer(payload):
+        text, colon, number, literal, other = match.groups()
+        if colon:
+            key = text
+            continue
+        if other is not None:
+            return (tag, version, "%s", 0, 1), [payload]
+        if text is not None and key in _WORDS and len(text) <= 20:
+            key = None
+            continue  # the word stays in the template
+        parts.append(payload[last:match.start()].replace("%", "%%"))
+        parts.append("%s")
+        last = match.end()
+        if text is not None:
+            bits |= 1 << len(slots)
+            slots.append(text)
+        else:
+            slots.append(int(number) if number is not None else _LITERALS[literal])
+        key = None
+    if len(slots) > SLOTS:
+        return (tag, version, "%s", 0, 1), [payload]
+    parts.append(payload[last:].replace("%", "%%"))
+    return (tag, version, "".join(parts), bits, 0), slots
+
+
+class _Shape:
+    """What one payload text becomes: its kind, its values, where the texts among
+    them are, and the kind's code (good while the kinds' generation is ``known``)."""
+
+    __slots__ = ("code", "kind", "known", "slots", "texts")
+
+    def __init__(self, kind: _Kind, slots: list[Any]) -> None:
+        self.kind = kind
+        self.slots = slots
+        self.texts = tuple(n for n in range(len(slots)) if kind[3] >> n & 1)
+        self.code = 0
+        self.known = -1
+
+
+class Log:
+    """How one connection writes events compactly: the kinds it knows and the
+    shapes of payload texts it has seen."""
+
+    def __init__(self) -> None:
+        self.kinds = Kinds()
+        self._shapes: dict[tuple[Any, Any, Any], _Shape] = {}
+
+    def encode(
+        self, conn: sqlite3.Connection, rows: Iterable[tuple[int, Any, Any, Any, Any]]
+    ) -> tuple[str, list[tuple[int, Any, str]]]:
+        """A game's event rows (seq, type, version, round, payload) as its strings
+        and its runs (seq, round, events), kinds added as needed (inside a write)."""
+        strings: dict[str, int] = {}
+        runs: list[tuple[int, Any, str]] = []
+        run: list[list[Any]] = []
+        start, last_seq, last_round = 0, -2, object()
+        shapes = self._shapes
+        kinds = self.kinds
+        for seq, tag, version, round_, payload in rows:
+            key = (tag, version, payload)
+            shape = shapes.get(key)
+            if shape is None:
+                if len(shapes) >= _RUN_CACHE:
+                    shapes.clear()
+                shape = shapes[key] = _Shape(*_shape(tag, version, payload))
+            if shape.known != kinds.generation or not kinds.fresh:
+                shape.code = kinds.code(conn, shape.kind)
+                shape.known = kinds.generation
+            element = [shape.code, *shape.slots]
+            for n in shape.texts:
+                value = shape.slots[n]
+                found = strings.get(value)
+                if found is None:
+                    found = strings[value] = len(strings)
+                element[n + 1] = found
+            if run and (round_ != last_round or seq != last_seq + 1):
+                runs.append((start, last_round, _DUMP(run)))
+                run = []
+            if not run:
+                start = seq
+            run.append(element)
+            last_seq, last_round = seq, round_
+        if run:
+            runs.append((start, last_round, _DUMP(run)))
+        return _DUMP(list(strings)), runs
+
+
+def encode(
+    conn: sqlite3.Connection, log: Log, game: int, game_id: str,
+    rows: Iterable[tuple[int, Any, Any, Any, Any]],
+) -> None:
+    """Write a game's event rows compactly under the number ``game`` (inside a write)."""
+    strings, runs = log.encode(conn, rows)
+    conn.execute(
+        "INSERT INTO event_games (game, game_id, strings) VALUES (?, ?, ?)",
+        (game, game_id, strings),
+    )
+    conn.executemany(
+        "INSERT INTO event_runs (game, seq, round, events) VALUES (?, ?, ?, ?)",
+        [(game, *run) for run in runs],
+    )
+
+
+# -- decoding -------------------------------------------------------------------------
+
+
+class Decoded:
+    """A game's rows as stored, and what in them cannot be read."""
+
+    def __init__(self) -> None:
+        self.rows: list[Row] = []
+        self.unread: list[str] = []
+
+
+def run_rows(
+    conn: sqlite3.Connection,
+    kinds: Kinds,
+    strings: Sequence[Any],
+    runs: Iterable[tuple[Any, Any, Any]],
+    out: Decoded,
+) -> None:
+    """Add the rows of a game's ``runs`` (seq, round, events) to ``out``."""
+    quoted: list[str | None] = [_quote(s) if isinstance(s, str) else None for s in strings]
+    for start, round_, text in runs:
+        try:
+            elements = json.loads(text)
+            if not isinstance(elements, list) or not isinstance(start, int):
+                raise ValueError("not a list of events")
+        except (ValueError, TypeError) as exc:
+            out.unread.append(f"the events from seq {start} cannot be read ({exc})")
+            continue
+        for offset, element in enumerate(elements):
+            seq = start + offset
+            row = _row(conn, kinds, quoted, element)
+            if isinstance(row, str):
+                out.unread.append(f"event {seq} cannot be read: {row}")
+                out.rows.append((seq, None, None, round_, None))
+            else:
+                out.rows.append((seq, row[0], row[1], round_, row[2]))
+
+
+def _row(
+    conn: sqlite3.Connection, kinds: Kinds, quoted: Sequence[str | None], element: Any
+) -> tuple[Any, Any, str] | str:
+    """(type, version, payload) of an element, or why it cannot be read."""
+    if not isinstance(element, list) or not element:
+        return "not an event"
+    kind = kinds.get(conn, element[0])
+    if kind is None:
+        return f"its kind {str(element[0])[:20]} is not known"
+    tag, version, template, bits, raw = kind
+    slots = element[1:]
+    if raw:
+        if len(slots) != 1 or not isinstance(slots[0], str):
+            return "its payload is missing"
+        return tag, version, slots[0]
+    texts = []
+    for n, value in enumerate(slots):
+        if bits >> n & 1:
+            text = quoted[value] if isinstance(value, int) and 0 <= value < len(quoted) else None
+            if text is None:
+                return f"its text {str(value)[:20]} is not among the game's"
+            texts.append(text)
+        else:
+            texts.append(_scalar(value))
+    try:
+        return tag, version, template % tuple(texts)
+    except (TypeError, ValueError):
+        return "its values do not fit its kind"
+
+
+def game_rows(conn: sqlite3.Connection, kinds: Kinds | None, game_id: str) -> Decoded:
+    """A game's stored event rows, in seq order, from either layout (``kinds`` None:
+    a store from before, with a table ``events``)."""
+    out = Decoded()
+    if kinds is None:
+        out.rows = conn.execute(
+            "SELECT seq, type, version, round, payload FROM events WHERE game_id = ? "
+            "ORDER BY seq",
+            (game_id,),
+        ).fetchall()
+        return out
+    found = conn.execute(
+        "SELECT game, strings FROM event_games WHERE game_id = ?", (game_id,)
+    ).fetchone()
+    if found is None:
+        return out
+    strings = _strings(found[1], out)
+    runs = conn.execute(
+        "SELECT seq, round, events FROM event_runs WHERE game = ? ORDER BY seq", (found[0],)
+    )
+    run_rows(conn, kinds, strings, runs, out)
+    return out
+
+
+def _strings(text: Any, out: Decoded) -> list[Any]:
+    try:
+        strings = json.loads(text)
+        if isinstance(strings, list):
+            return strings
+    except (ValueError, TypeError):
+        pass
+    out.unread.append("its texts cannot be read")
+    return []
+
+
+def stream_runs(
+    conn: sqlite3.Connection,
+) -> Iterator[tuple[str, int | None, Any, list[tuple[Any, Any, Any]]]]:
+    """Every game in the order stored: its id, how many events its row holds, its
+    strings' text (None: no events stored) and its runs (seq, round, events)."""
+    cursor = conn.execute(
+        "SELECT g.id, g.events, eg.strings, r.seq, r.round, r.events FROM games g "
+        "LEFT JOIN event_games eg ON eg.game_id = g.id "
+        "LEFT JOIN event_runs r ON r.game = eg.game ORDER BY g.rowid, r.seq"
+    )
+    current: str | None = None
+    held: int | None = None
+    strings_text: Any = None
+    runs: list[tuple[Any, Any, Any]] = []
+    for game_id, count, strings, seq, round_, events in cursor:
+        if game_id != current:
+            if current is not None:
+                yield current, held, strings_text, runs
+            current, held, strings_text, runs = game_id, count, strings, []
+        if seq is not None:
+            runs.append((seq, round_, events))
+    if current is not None:
+        yield current, held, strings_text, runs
+
+
+def decode_runs(
+    conn: sqlite3.Connection, kinds: Kinds, strings: Any, runs: list[tuple[Any, Any, Any]]
+) -> Decoded | None:
+    """A game's rows from its strings' text and runs (None: it has no events stored)."""
+    if strings is None and not runs:
+        return None
+    out = Decoded()
+    run_rows(conn, kinds, _strings(strings, out), runs, out)
+    return out
+
+
+def quick_events(
+    conn: sqlite3.Connection,
+    kinds: Kinds,
+    strings_text: Any,
+    runs: list[tuple[Any, Any, Any]],
+    held: int,
+    seen: dict[tuple[Any, ...], Any],
+    make: Callable[[Any, Any, Any, Any], Any],
+) -> list[Any] | None:
+    """A game's events, made by ``make(type, version, round, fields)`` and shared
+    through ``seen`` (an event is looked up by its round, kind and values, never
+    written out as text and read again); None when anything is not as stored
+    (the careful path, ``decode_runs``, then says what)."""
+    try:
+        strings = json.loads(strings_text)
+        events: list[Any] = []
+        for start, round_, text in runs:
+            if start != len(events) + 1:
+                return None
+            for element in json.loads(text):
+                code = element[0]
+                where = kinds.texts.get(code)
+                if where is None:
+                    kinds.get(conn, code)
+                    where = kinds.texts[code]
+                for n in where:
+                    element[n] = strings[element[n]]
+                key = (round_, *element)
+                event = seen.get(key)
+                if event is None:
+                    if len(seen) >= _RUN_CACHE:
+                        seen.clear()
+                    tag, version, template, _, raw = kinds.rows[code]
+                    payload = element[1] if raw else template % tuple(map(_scalar, element[1:]))
+                    event = seen[key] = make(tag, version, round_, json.loads(payload))
+                events.append(event)
+    except Exception:  # damaged: the careful path says how
+        return None
+    return events if len(events) == held else None

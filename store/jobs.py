@@ -1,0 +1,186 @@
+"""Games read, checked and made ready to store in worker processes, handed back in
+the order of the input (``import --jobs N``; the workers are ``importers.workers``).
+
+Every worker reads the same files in the same order (the readers are
+deterministic, so all agree on what the k-th item is: a game, a file that
+cannot be read, or what a reader says of a file, a ``Note``) and takes its share:
+chunk ``c`` of ``CHUNK`` items is worker ``c % N``'s. Nothing but the results
+crosses a pipe: a worker checks its games
+(``validate_game``) and makes them ready to store (``adding.prepare``), and
+sends each chunk back on a queue of its own, at most ``AHEAD`` chunks ahead of
+the writer. The writer takes chunk 0 from worker 0, chunk 1 from worker 1, ...:
+the games reach it in input order, so ids, the chain and the read models come
+out the same whatever N. Memory is bounded by ``N * AHEAD * CHUNK`` games.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Generator, Iterator
+from pathlib import Path
+
+import attrs
+
+from getbit_events.errors import GetbitError, InputError
+from getbit_events.record import RecordedGame
+from getbit_events.validate import GameReport, validate_game
+from importers.reading import date_warnings
+from importers.workers import AHEAD, bug, default_jobs, in_order
+from importers.workers import CHUNK as WORKER_CHUNK
+from store.adding import NewGame, prepare
+
+__all__ = [
+    "AHEAD",
+    "CHUNK",
+    "Checked",
+    "GameFailure",
+    "Note",
+    "Work",
+    "bug",
+    "checked_games",
+    "default_jobs",
+    "files_items",
+    "in_order",
+]
+
+#: Items (games, or files that cannot be read) a worker sends back at once.
+CHUNK = WORKER_CHUNK
+
+
+@attrs.frozen
+class GameFailure:
+    """A game (or the rest of a file) the import could not check or store: left out.
+
+    ``bug`` is True when getbit itself failed (an internal error), not the input.
+    """
+
+    source: str
+    line: int
+    game: int | None
+    reason: str
+    bug: bool
+
+    def __str__(self) -> str:
+        which = f" game {self.game}:" if self.game is not None else ""
+        what = "internal error (a bug)" if self.bug else "not stored"
+        return f"{self.source}:{self.line}:{which} {what}: {self.reason}"
+
+    @classmethod
+    def of(cls, record: RecordedGame | Checked, exc: Exception) -> GameFailure:
+        line, game = (
+            (record.line, record.game) if isinstance(record, Checked)
+            else (record.pos.line, record.index)
+        )
+        if isinstance(exc, GetbitError):
+            return cls(record.source, line, game, str(exc), False)
+        return cls(record.source, line, game, bug(exc), True)
+
+
+@attrs.frozen
+class Note:
+    """What a reader says of a file (the encoding it detected), in its place among
+    the items: said once, by the writer, whatever the workers."""
+
+    text: str
+
+
+@attrs.frozen
+class _Pos:
+    line: int
+
+
+@attrs.frozen
+class _Where:
+    pos: _Pos
+
+
+@attrs.frozen
+class Checked:
+    """A game checked in a worker, as an import reports it: what its reporters read
+    of a ``GameReport`` (``source``, ``game``, ``record.pos.line``, ``readable``,
+    ``valid``, ``violations``), as plain values; ``size``, the bytes of its text
+    (for the bar), and ``dates``, its Date warnings (``reading.date_warnings``)."""
+
+    source: str
+    game: int | None
+    line: int
+    readable: bool
+    valid: bool
+    violations: tuple[str, ...]
+    size: int
+    dates: tuple[str, ...]
+
+    @property
+    def record(self) -> _Where:
+        return _Where(_Pos(self.line))
+
+    @classmethod
+    def of(cls, report: GameReport) -> Checked:
+        return cls(
+            report.source, report.game, report.record.pos.line, report.readable, report.valid,
+            tuple(str(v) for v in report.violations), len(report.record.text or b""),
+            tuple(date_warnings(report.record)),
+        )
+
+
+#: What the writer gets for one item of the input: a checked game and what to
+#: store of it (None: nothing), or a file that cannot be read, or a failure.
+Work = tuple[GameReport | Checked | InputError | GameFailure | Note, NewGame | None]
+#: One item of the input, as the workers read it.
+Item = RecordedGame | InputError | GameFailure | Note
+
+
+def _work(item: Item, valid_only: bool, light: bool) -> Work:
+    """Check one game and make it ready to store; anything it raises is its failure."""
+    if isinstance(item, InputError | GameFailure | Note):
+        return item, None
+    try:
+        report = validate_game(item)
+        new = None
+        if report.readable and (report.valid or not valid_only):
+            new = prepare(report)
+        return (Checked.of(report) if light else report), new
+    except Exception as exc:  # this game only: the next one goes on
+        return GameFailure.of(item, exc), None
+
+
+def checked_games(
+    items: Callable[[], Iterator[Item]],
+    valid_only: bool,
+    jobs: int,
+) -> Generator[Work, None, None]:
+    """Every item of ``items()`` checked and made ready to store, in order: here
+    (``jobs`` 1, the reports whole) or in ``jobs`` worker processes (``Checked``)."""
+    if jobs <= 1:
+        return (_work(item, valid_only, False) for item in items())
+    work = functools.partial(_work, valid_only=valid_only, light=True)
+    return in_order(items, work, jobs, CHUNK)
+
+
+def files_items(
+    paths: list[Path], fmt: str, encoding: str | None = "utf-8"
+) -> Callable[[], Iterator[Item]]:
+    """The items of ``paths`` (found already): every game of each file as it is
+    read, an InputError for a file that cannot be read, a failure for a reader's bug
+    (the rest of that file is left out), and a ``Note`` of the encoding a file was
+    read in when it was detected (``encoding`` is ``importers.iter_file``'s)."""
+
+    def items() -> Iterator[Item]:
+        from importers import iter_file
+
+        for path in paths:
+            line = 1
+            try:
+                notes: list[str] = []
+                games = iter_file(path, fmt, encoding=encoding, say=notes.append)
+                yield from map(Note, notes)
+                for record in games:
+                    line = record.pos.line
+                    yield record
+            except InputError as exc:
+                yield exc
+            except Exception as exc:  # a reader's bug: the rest of this file is left out
+                yield GameFailure(str(path), line, None, bug(exc), True)
+
+    return items
+

@@ -1,0 +1,62 @@
+"""The read model made again from the events (``GameStore.rebuild``)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from getbit_events.events import Event
+from store import readmodel
+from store.rows import why
+from store.stored import Damage, RebuildResult
+from store.totals import add_tally
+
+__all__ = ["rebuild_read_model"]
+
+
+def rebuild_read_model(
+    conn: sqlite3.Connection,
+    streams: Callable[[Callable[[Damage], None]], Iterator[tuple[str, list[Event]]]],
+    insert_row: str,
+    dropped: dict[str, str],
+    on_game: Callable[[], None] | None = None,
+) -> RebuildResult:
+    """Fill the (new, empty) read model from every game's ``streams``, inside a write.
+
+    A damaged game, or one whose events do not fold, is left out and said in
+    ``RebuildResult.skipped``; ``dropped`` games (superseded, retracted) get rows
+    but are not counted in the totals. ``on_game()`` is called after each game
+    with events (for progress).
+    """
+    games = events = rows = 0
+    skipped: list[Damage] = []
+    info = {
+        gid: (status, tags, seq)
+        for gid, status, tags, seq in conn.execute("SELECT id, status, tags, rowid FROM games")
+    }
+    batch: list[tuple[Any, ...]] = []
+    tally = readmodel.Tally()
+    for game_id, stream in streams(skipped.append):
+        status, tags, seq = info[game_id]
+        try:
+            game = readmodel.row_tuples(game_id, stream, status, json.loads(tags))
+        except Exception as exc:  # events that read but do not make a game
+            skipped.append(Damage(game_id, f"its events do not fold: {why(exc)}"))
+            continue
+        if game and game_id not in dropped:  # the history leaves it out
+            tally.add(game, seq)
+        batch.extend(game)
+        games += 1
+        events += len(stream)
+        if on_game is not None:
+            on_game()
+        if len(batch) >= 5000:
+            rows += len(batch)
+            conn.executemany(insert_row, batch)
+            batch = []
+    rows += len(batch)
+    conn.executemany(insert_row, batch)
+    add_tally(conn, tally)
+    return RebuildResult(games, events, rows, tuple(skipped))

@@ -1,0 +1,198 @@
+"""``getbit import --jobs N`` and ``store.jobs`` (issue 15): games read and checked in
+worker processes, stored by one writer in the order of the input, so the store
+comes out the same whatever N; bad input said as before; a kill loses at most the
+batch in flight."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli import app
+from getbit_events.simulate import simulate_games
+from importers import workers
+from importers.gbn import write_gbn
+from importers.jsonl import write_jsonl
+from store import GameStore, adding, check_store, jobs
+
+ROOT = Path(__file__).resolve().parent.parent
+
+BROKEN = """[Line "Ann, Bob, Cid, Dee"]
+1. Ann 1, Bob 2, Cid 3, Dee 4
+2. Ann 2, Bob 3, Cid 4, Dee 5 ; bit Dee
+
+[Line "Ann, Bob, Cid, Dee"]
+1. Ann 1, Bob 2, Cid ???, Dee 4
+"""
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def records(tmp_path: Path) -> Path:
+    """A folder of records: GBN and JSON Lines, a game twice, games that break the
+    rules, a game that cannot be read, a game that is not UTF-8 text."""
+    folder = tmp_path / "records"
+    folder.mkdir()
+    games = list(simulate_games(40, "standard", 5, 7, "random"))
+    (folder / "a.gbn").write_text(write_gbn(games[:25]) + "\n" + BROKEN, "utf-8")
+    events = [(f"g{k}", g) for k, g in enumerate(games[20:])]  # five again
+    (folder / "b.jsonl").write_text("".join(write_jsonl(events)), "utf-8")
+    (folder / "c.gbn").write_bytes(b'[Line "Ann, Bob\xff, Cid, Dee"]\n1. Ann 1\n')
+    (folder / "d.gbn").write_text(write_gbn(simulate_games(9, "shark", 4, 2, "sensible")), "utf-8")
+    return folder
+
+
+def _import(records: Path, db: Path, n: int) -> tuple[int, str, str]:
+    return _run("import", "--db", str(db), "--jobs", str(n), str(records))
+
+
+def _said(db: Path) -> dict[str, object]:
+    with GameStore(db) as store:
+        ids = [g.id for g in store.games(everything=True) if g.events]
+        head = store.db.execute("SELECT value FROM meta WHERE key = 'chain'").fetchone()[0]
+    return {
+        "export": _run("export", "--db", str(db), "--format", "jsonl", *ids)[1],
+        "games": _run("games", "--db", str(db), "--json")[1],
+        "stats": _run("stats", "--db", str(db), "--json")[1],
+        "head": head,
+    }
+
+
+def test_one_job_or_several_store_the_same(
+    records: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(adding, "utc_now", lambda: "2026-01-01T00:00:00+00:00")
+    monkeypatch.setattr(jobs, "CHUNK", 4)  # many chunks, each worker several
+    said = {}
+    for n in (1, 2, 3):
+        db = tmp_path / f"jobs{n}.db"
+        code, out, err = _import(records, db, n)
+        said[n] = (code, out, err, _said(db))
+        assert check_store(db).ok
+    code, _, err, _ = said[1]
+    assert code == 1  # games that break the rules or cannot be read: said as they are
+    # c.gbn is not UTF-8: read as detected, said once (by the writer) whatever the jobs
+    assert err.count("c.gbn: not UTF-8 text; read as") == 1
+    assert "c.gbn:2:1: round 1: Dee is still in the game but plays no card" in err
+    assert "a.gbn game 26" in err
+    assert said[2] == said[1]
+    assert said[3] == said[1]
+    assert json.loads(said[1][3]["stats"])  # type: ignore[arg-type]
+
+
+def test_the_jobs_default_to_the_cores(
+    records: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[int] = []
+    real = jobs.checked_games
+
+    def spy(items: object, valid_only: bool, n: int) -> object:
+        asked.append(n)
+        return real(items, valid_only, n)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("store.importing.checked_games", spy)
+    _run("import", "--db", str(tmp_path / "g.db"), str(records))
+    assert asked == [jobs.default_jobs()]
+    code, _, err = _run("import", "--db", str(tmp_path / "g.db"), "--jobs", "0", str(records))
+    assert code == 2
+    assert "--jobs" in err
+
+
+def test_a_bug_in_checking_a_game_costs_only_that_game(
+    records: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = jobs.validate_game
+
+    def flaky(record: object) -> object:
+        if getattr(record, "index", None) == 3 and "a.gbn" in str(getattr(record, "source", "")):
+            raise ZeroDivisionError("boom")
+        return real(record)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(jobs, "validate_game", flaky)
+    for n in (1, 2):
+        db = tmp_path / f"g{n}.db"
+        code, _, err = _import(records, db, n)
+        assert code == 3
+        assert "a.gbn:" in err
+        assert "ZeroDivisionError: boom (please report it)" in err
+        with GameStore(db) as store:
+            # a.gbn's 25 and its invalid one, b.jsonl's 15 new, c.gbn's (read as
+            # detected, invalid), d.gbn's 9; less the one
+            assert store.count() == 25 + 1 + 15 + 1 + 9 - 1
+
+
+_KILLED_IMPORT = """
+import sys
+from pathlib import Path
+from store import GameStore
+from store import importing
+from store.importing import import_paths
+importing.BATCH_GAMES = 5
+with GameStore(Path(sys.argv[1])) as store:
+    import_paths(store, [Path(sys.argv[2])], jobs=2,
+                 on_report=lambda item, result: print("stored", flush=True))
+"""
+
+
+def test_a_kill_mid_import_with_workers_leaves_no_half_game(tmp_path: Path) -> None:
+    db, games = tmp_path / "games.db", tmp_path / "big.gbn"
+    games.write_text(write_gbn(simulate_games(300, "standard", 5, 3, "random")), "utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _KILLED_IMPORT, str(db), str(games)],
+        stdout=subprocess.PIPE, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert proc.stdout is not None
+    for _ in range(12):
+        assert proc.stdout.readline()
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:  # its workers see it gone and stop
+        found = subprocess.run(["pgrep", "-f", str(games)], capture_output=True, text=True)
+        if not found.stdout.strip():
+            break
+        time.sleep(0.2)
+    else:
+        pytest.fail("the workers of a killed import are still running")
+    conn = sqlite3.connect(db)
+    stored = conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    counts = dict(conn.execute("SELECT game_id, COUNT(*) FROM events GROUP BY game_id"))
+    held = dict(conn.execute("SELECT id, events FROM games"))
+    conn.close()
+    assert 10 <= stored < 300
+    assert counts == held  # every game stored is whole
+    assert check_store(db).ok
+    code, out, _ = _import(games, db, 2)  # and the rest comes in
+    assert code == 0
+    assert f"{stored} already stored" in out
+    with GameStore(db) as store:
+        assert store.count() == 300
+
+
+@pytest.mark.parametrize("as_json", [[], ["--json"]])
+def test_validate_says_the_same_whatever_the_jobs(
+    records: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, as_json: list[str]
+) -> None:
+    monkeypatch.setattr(workers, "CHUNK", 3)  # validate's workers (it loads no store)
+    missing = str(tmp_path / "none.gbn")
+    said = [
+        _run("validate", "--jobs", str(n), *as_json, str(records), missing) for n in (1, 2, 3)
+    ]
+    assert said[0][0] == 2  # a path that is not there
+    assert "none.gbn: no such file or folder" in said[0][2]
+    assert said[1] == said[0]
+    assert said[2] == said[0]

@@ -1,0 +1,207 @@
+"""``getbit export --format parquet``: the store's games as Parquet, and the SQL of
+``reports/sql`` run in DuckDB over them gives ``getbit stats --json``'s numbers."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+from parquet_case import (
+    HOSTILE,
+    HOSTILE_EVENT,
+    VIEWS,
+    Result,
+    build_store,
+    check_sql,
+    export,
+    run,
+    sql_files,
+    stats,
+)
+
+from getbit_events.errors import InputError
+from store import GameStore
+from store.parquet import write_parquet
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_store(tmp_path_factory.mktemp("parquet"))
+
+
+@pytest.fixture(scope="module")
+def folder(store: Path) -> Path:
+    return export(store, store.parent / "parquet")
+
+
+def _duck(folder: Path) -> Any:
+    con = duckdb.connect()
+    for view in VIEWS:
+        files = (folder / view / "**" / "*.parquet").as_posix().replace("'", "''")
+        con.execute(f"CREATE VIEW {view} AS SELECT * FROM "
+                    f"read_parquet('{files}', hive_partitioning = true)")
+    return con
+
+
+def _runner(con: Any) -> Any:
+    def run_sql(sql: str) -> Result:
+        cursor = con.execute(sql)
+        return [d[0] for d in cursor.description], cursor.fetchall()
+
+    return run_sql
+
+
+def _sqlite(db: Path, sql: str) -> list[tuple[Any, ...]]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute(sql).fetchall()
+
+
+def test_the_store_covers_every_case(store: Path) -> None:
+    want = stats(store)
+    excluded = want["games_excluded"]
+    assert (excluded["superseded"], excluded["retracted"]) == (1, 1)
+    assert excluded["invalid"] >= 10
+    assert excluded["unfinished"] >= 3
+    assert set(want["variants"]) == {"standard", "three-player", "two-player", "shark"}
+    assert want["dated_games"] > 40
+    assert set(HOSTILE) <= {p["name"] for p in want["players"]}
+
+
+def test_the_sql_in_duckdb_gives_the_numbers_of_stats(store: Path, folder: Path) -> None:
+    compared = check_sql(_runner(_duck(folder)), stats(store))
+    assert compared > 500
+
+
+def test_every_row_of_the_store_is_exported(store: Path, folder: Path) -> None:
+    con = _duck(folder)
+    events = "SELECT game_id, seq, type, version, round, payload FROM events"
+    assert sorted(con.execute(events).fetchall()) == sorted(_sqlite(store, events))
+    assert (con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            == _sqlite(store, "SELECT COUNT(*) FROM games")[0][0])
+    assert (con.execute("SELECT COUNT(*) FROM swimmers").fetchone()[0]
+            == _sqlite(store, "SELECT COUNT(*) FROM game_swimmers")[0][0])
+    counts = json.loads((folder / "export.json").read_text(encoding="utf-8"))["tables"]
+    assert counts["events"] == len(_sqlite(store, events))
+
+
+def test_the_typed_columns_are_the_payload_s_fields(folder: Path) -> None:
+    con = _duck(folder)
+    rows = con.execute("SELECT type, who, why, limb, shark_card, hunger_left, winner, payload "
+                       "FROM events").fetchall()
+    seen = set()
+    for type_, who, why, limb, card, left, winner, payload in rows:
+        data = json.loads(payload)
+        assert (who, why, limb, card, left, winner) == (
+            data.get("who"), data.get("why"), data.get("limb"), data.get("card"),
+            data.get("left"), data.get("winner"))
+        seen.add(type_)
+    assert {"swimmer-bitten", "hunger-lost", "shark-card-played", "game-ended"} <= seen
+
+
+def test_games_say_their_revision_and_tags(store: Path, folder: Path) -> None:
+    con = _duck(folder)
+    revisions = dict(con.execute("SELECT revision, COUNT(*) FROM games GROUP BY revision")
+                     .fetchall())
+    assert (revisions["superseded"], revisions["retracted"]) == (1, 1)
+    row = con.execute("SELECT event, date, date_tag, tags FROM games WHERE event LIKE 'Club%' "
+                      "LIMIT 1").fetchone()
+    assert row[:3] == (HOSTILE_EVENT, "2026-02-02", "2026.02.02")
+    assert json.loads(row[3])["Event"] == HOSTILE_EVENT
+    with GameStore(store) as opened:
+        dropped = opened.dropped()
+    marked = dict(con.execute("SELECT id, revision FROM games WHERE revision <> 'live'")
+                  .fetchall())
+    assert marked == dropped
+
+
+def test_hostile_names_come_through_unchanged(folder: Path) -> None:
+    con = _duck(folder)
+    names = {r[0] for r in con.execute("SELECT name FROM swimmers").fetchall()}
+    assert set(HOSTILE) <= names
+    whos = {r[0] for r in con.execute("SELECT who FROM events WHERE who IS NOT NULL")
+            .fetchall()}
+    assert set(HOSTILE) <= whos
+    players = {r[0] for r in _runner(con)(sql_files()["players"])[1]}
+    assert {h.casefold() for h in HOSTILE} <= players
+
+
+def test_files_are_hive_partitions_of_bounded_rows(store: Path, tmp_path: Path) -> None:
+    with GameStore(store) as opened:
+        done = write_parquet(opened, tmp_path / "small", rows_per_file=500, batch_rows=300)
+    files = sorted((tmp_path / "small" / "events").glob("bucket=*/*.parquet"))
+    assert len({f.parent.name for f in files}) > 8  # games spread over the buckets
+    assert any(f.name == "part-1.parquet" for f in files)  # a full file, then the next
+    con = duckdb.connect()
+    sizes = [con.execute(f"SELECT COUNT(*) FROM read_parquet('{f}')").fetchone()[0]
+             for f in files]
+    assert max(sizes) <= 500
+    assert sum(sizes) == done.events
+    again = _runner(_duck(tmp_path / "small"))
+    assert check_sql(again, stats(store)) > 500  # same numbers, however it is cut
+
+
+def test_ids_and_filters_choose_the_games(store: Path, tmp_path: Path) -> None:
+    with GameStore(store) as opened:
+        some = [g.id for g in opened.games()][:3]
+        valid = opened.count("valid")
+    code, out, err = run("export", some[0], some[1][:8], "--format", "parquet", "-o",
+                         str(tmp_path / "two"), "--db", str(store))
+    assert code == 0, err
+    assert "2 games" in out
+    ids = {r[0] for r in _duck(tmp_path / "two").execute("SELECT game_id FROM events")
+           .fetchall()}
+    assert ids == set(some[:2])
+    code, _, err = run("export", "--all", "--status", "valid", "--format", "parquet",
+                       "-o", str(tmp_path / "valid"), "--db", str(store))
+    assert code == 0, err
+    con = _duck(tmp_path / "valid")
+    assert con.execute("SELECT DISTINCT status FROM games").fetchall() == [("valid",)]
+    assert con.execute("SELECT COUNT(*) FROM games").fetchone()[0] == valid
+    code, _, err = run("export", "--all", "--player", "=CMD()", "--format", "parquet",
+                       "-o", str(tmp_path / "one"), "--db", str(store))
+    assert code == 0, err
+    assert _duck(tmp_path / "one").execute("SELECT COUNT(*) FROM games").fetchone()[0] == 2
+
+
+def test_an_empty_selection_still_has_the_columns(store: Path, tmp_path: Path) -> None:
+    with GameStore(store) as opened:
+        done = write_parquet(opened, tmp_path / "none", games=[])
+    assert (done.games, done.events, done.swimmers) == (0, 0, 0)
+    [games] = _duck(tmp_path / "none").execute(sql_files()["games"]).fetchall()
+    assert games == (0, 0, 0, 0, 0, 0, 0)
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--all", "--format", "parquet"], "give -o DIR"),
+        (["abc", "--all", "--format", "parquet", "-o", "{tmp}/x"], "not both"),
+        (["abc", "--status", "valid", "--format", "parquet", "-o", "{tmp}/x"], "not both"),
+        (["--all", "--format", "parquet", "-o", "{tmp}/full"], "not an empty folder"),
+        (["--all", "--format", "parquet", "-o", "{tmp}/x", "--status", "won"],
+         "'won' is not one of 'valid', 'invalid', 'unfinished'"),
+        (["--all", "--format", "xml"], "'xml' is not one of 'gbn', 'jsonl', 'parquet'"),
+        (["--format", "parquet", "-o", "{tmp}/x", "nosuchgame"], "no game 'nosuchgame'"),
+    ],
+)
+def test_misuse_is_refused_clearly(
+    store: Path, tmp_path: Path, args: list[str], said: str
+) -> None:
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "keep.txt").write_text("mine", encoding="utf-8")
+    code, _out, err = run("export", *(a.format(tmp=tmp_path) for a in args), "--db", str(store))
+    assert code == 2
+    assert said in err
+    assert not (tmp_path / "x").exists()
+    assert (tmp_path / "full" / "keep.txt").read_text(encoding="utf-8") == "mine"
+    assert [p.name for p in tmp_path.iterdir()] == ["full"]  # nothing half written
+
+
+def test_the_library_refuses_a_file_as_folder(store: Path, tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    with GameStore(store) as opened, pytest.raises(InputError, match="not an empty folder"):
+        write_parquet(opened, tmp_path / "file")
