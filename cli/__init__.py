@@ -11,27 +11,50 @@ input's fault: one line on stderr says so; ``GETBIT_DEBUG=1`` shows the tracebac
 
 from __future__ import annotations
 
+import ast
+import difflib
+import functools
+import importlib
+import inspect
 import io
 import os
 import sys
 import traceback
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import redirect_stdout
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
+import attrs
 import typer
 from rich.markup import escape
+from typer._click.exceptions import NoArgsIsHelpError, UsageError  # typer >= 0.29: its click
+from typer.core import TyperArgument, TyperCommand, TyperGroup
+from typer.main import get_command_from_info
 
 from console import (
+    ERR,
     EXIT_BUG,
     EXIT_INVALID,
     EXIT_OK,
     EXIT_UNREADABLE,
-    SafeConsole,
+    OUT,
     bug_line,
-    utf8,
+    plural,
+    say_error,
+    say_warning,
+    tolerant_streams,
     write_json,
+)
+from console.options import (
+    Bot,
+    RecordFormat,
+    Variant,
+    encoding_option,
+    format_option,
+    jobs_option,
+    json_option,
+    output_option,
 )
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.events import Event
@@ -39,29 +62,199 @@ from getbit_events.record import RecordedGame
 from getbit_events.simulate import BOTS, simulate_games
 from getbit_events.validate import GameReport, validate_game
 from importers import find_files
-from replay import cli as replay_cli
-from reports import cli as reports_cli
-from store import cli as store_cli
-from store.jobs import default_jobs, in_order
+from importers.reading import date_warnings
 
-__all__ = ["app", "main"]
+__all__ = ["ELSEWHERE", "app", "commands", "main"]
+
+
+
+# The commands that live next to their library (command: its module and function). A
+# module is imported when one of its commands runs, not to list them in `getbit -h`:
+# the store's brings SQLite and sqlite-utils, and a start stays under 0.3 s.
+ELSEWHERE: dict[str, tuple[str, str]] = {
+    "import": ("store.cli", "import_command"),
+    "games": ("store.cli", "games_command"),
+    "show": ("store.cli", "show_command"),
+    "export": ("store.cli", "export_command"),
+    "rebuild": ("store.cli", "rebuild_command"),
+    "check": ("store.cli", "check_command"),
+    "retract": ("store.cli", "retract_command"),
+    "replay": ("replay.cli", "replay_command"),
+    "stats": ("reports.cli", "stats_command"),
+    "report": ("reports.cli", "report_command"),
+}
+
+
+class _Getbit(TyperGroup):
+    """The ``getbit`` group: its commands from ``ELSEWHERE`` are loaded when asked for;
+    a misused command line is one error line, ``getbit COMMAND: what is wrong (see
+    'getbit COMMAND -h')``, and exit code 2, like every other error (not click's box)."""
+
+    _listing = False
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return [*self.commands, *(name for name in ELSEWHERE if name not in self.commands)]
+
+    def get_command(self, ctx: Any, name: str) -> Any:
+        if name in self.commands or name not in ELSEWHERE:
+            return self.commands.get(name)
+        if self._listing:  # `getbit -h`: its help, read from the source
+            return TyperCommand(name=name, help=_docstring(*ELSEWHERE[name]))
+        commands = importlib.import_module(ELSEWHERE[name][0])
+        group = typer.Typer()
+        commands.register(group)
+        for info in group.registered_commands:
+            info.cls = _Command
+            made = get_command_from_info(info, pretty_exceptions_short=True, rich_markup_mode=None)
+            self.commands.setdefault(str(made.name), made)
+        return self.commands.get(name)
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        self._listing = True
+        try:
+            super().format_commands(ctx, formatter)
+        finally:
+            self._listing = False
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        try:
+            return self._click_resolve_command(ctx, args)
+        except UsageError as exc:  # "did you mean", over every command
+            close = difflib.get_close_matches(args[0], self.list_commands(ctx)) if args else []
+            if close:
+                said = ", ".join(map(repr, close))
+                exc.message = f"{exc.message.rstrip('.')}. Did you mean {said}?"
+            raise
+
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: Any = None, **extra: Any
+    ) -> Any:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except UsageError as exc:
+            raise _misused(exc) from None
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except UsageError as exc:
+            # the parser may leave the error without the command's context: name it
+            own = exc.ctx if exc.ctx is not None and exc.ctx is not ctx else None
+            path = own.command_path if own is not None else f"getbit {ctx.invoked_subcommand or ''}"
+            raise _misused(exc, path.strip()) from None
+
+
+class _Command(TyperCommand):
+    """A ``getbit`` command: an argument's help shows its name (``PATH...``), not
+    the Python type behind it (``<list[Path]>``)."""
+
+    def get_params(self, ctx: Any) -> Any:
+        params = super().get_params(ctx)
+        for param in params:
+            if isinstance(param, TyperArgument) and param.metavar:
+                vars(param)["display_type_rich"] = _no_type
+        return params
+
+
+def _no_type(ctx: Any) -> None:
+    return None
+
+
+def _docstring(module: str, function: str) -> str | None:
+    """The docstring of ``function`` in ``module``, read from its source (not imported)."""
+    source = Path(__file__).resolve().parent.parent.joinpath(*module.split(".")).with_suffix(".py")
+    try:
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+    except OSError:  # pragma: no cover - installed without sources: import it
+        return inspect.getdoc(getattr(importlib.import_module(module), function))
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == function:
+            return ast.get_docstring(node)
+    return None
+
+
+def _misused(exc: Any, path: str | None = None) -> BaseException:
+    """The usage error ``exc`` said as an error line; the exit that ends the command."""
+    if isinstance(exc, NoArgsIsHelpError):  # `getbit` alone: its help, as click gives it
+        return exc
+    if path is None:
+        path = exc.ctx.command_path if exc.ctx is not None else "getbit"
+    said = exc.format_message().replace("Value error, ", "")  # typer's wording of a choice
+    say_error(f"{said} (see '{path} -h')", command=path)
+    return typer.Exit(EXIT_UNREADABLE)
+
 
 app = typer.Typer(
     name="getbit",
+    cls=_Getbit,
     help="Record, check, replay and study games of Get Bit!",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=False,  # our own --show-completion SHELL: typer's guesses the shell
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help, as the docs show it
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
-out = SafeConsole(highlight=False, soft_wrap=True)
-err = SafeConsole(stderr=True, highlight=False, soft_wrap=True)
+out = OUT
+Shell = Literal["bash", "zsh", "fish"]
 
 
-def _games(path: Path) -> Iterator[RecordedGame]:
-    """The games of one file as it is read (memory bounded by one game)."""
+def _version(value: bool) -> None:
+    if not value:
+        return
+    from importlib.metadata import PackageNotFoundError, version
+
+    import getbit_events.validate as checker
+
+    try:
+        number = version("getbit-events")
+    except PackageNotFoundError:  # pragma: no cover - run from a source tree
+        number = "(not installed)"
+    compiled = Path(checker.__file__ or "").suffix in (".so", ".pyd")
+    build = "compiled build (mypyc)" if compiled else "pure Python build"
+    sys.stdout.write(f"getbit {number}, {build}, Python {sys.version.split()[0]}\n")
+    raise typer.Exit(EXIT_OK)
+
+
+def _completion(shell: str | None) -> None:
+    if shell is None:
+        return
+    from typer._completion_classes import completion_init
+    from typer._completion_shared import get_completion_script
+
+    completion_init()
+    script = get_completion_script(prog_name="getbit", complete_var="_GETBIT_COMPLETE", shell=shell)
+    sys.stdout.write(script + "\n")
+    raise typer.Exit(EXIT_OK)
+
+
+@app.callback()
+def _getbit(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", is_eager=True, callback=_version,
+            help="the version, and whether the compiled build is running",
+        ),
+    ] = False,
+    show_completion: Annotated[
+        Shell | None,
+        typer.Option(
+            "--show-completion", is_eager=True, callback=_completion,
+            help="print the completion script for SHELL (see docs/cli.md to install it)",
+        ),
+    ] = None,
+) -> None:
+    """Record, check, replay and study games of Get Bit!"""
+
+
+def _games(
+    path: Path, fmt: str, encoding: str | None, notes: list[str]
+) -> Iterator[RecordedGame]:
+    """The games of one file as it is read (memory bounded by one game); the encoding
+    it was read in, when detected, is kept in ``notes`` (the caller says it)."""
     from importers import iter_file
 
-    return iter_file(path)
+    return iter_file(path, fmt, encoding=encoding, say=notes.append)
 
 
 def _render(report: GameReport) -> None:
@@ -85,110 +278,198 @@ def _render(report: GameReport) -> None:
 @app.command()
 def validate(
     paths: Annotated[
-        list[Path], typer.Argument(help="record files (.gbn, .jsonl, .csv), or folders of them")
+        list[Path],
+        typer.Argument(
+            metavar="PATH", help="record files (.gbn, .jsonl, .csv), or folders of them"
+        ),
     ],
-    as_json: Annotated[
-        bool, typer.Option("--json", help="One JSON object per game, for programs")
-    ] = False,
-    jobs: Annotated[
-        int | None,
-        typer.Option("--jobs", min=1, help="worker processes checking the games "
-                     "(default: the number of cores)"),
-    ] = None,
+    as_json: Annotated[bool, json_option("one JSON object per game, for programs")] = False,
+    fmt: Annotated[
+        RecordFormat,
+        format_option("by file ending (auto; folders give .gbn and .jsonl), or this one"),
+    ] = "auto",
+    encoding: Annotated[str | None, encoding_option()] = None,
+    jobs: Annotated[int | None, jobs_option("worker processes checking the games "
+                                            "(default: the number of cores)")] = None,
 ) -> None:
-    """Check recorded games against the rules; report every violation."""
-    code = EXIT_OK
-    counts = {"games": 0, "valid": 0, "invalid": 0, "unfinished": 0, "unchecked": 0}
-    jobs = jobs or default_jobs()
-    if jobs > 1:
-        code = _validate_in_workers(paths, as_json, counts, jobs)
-    for path in find_files(paths, missing_ok=True) if jobs == 1 else ():
+    """Check recorded games against the rules; report every violation.
+
+    A path with no games in it is a warning and exit 2.
+    """
+    from importers.reading import codec
+
+    if encoding is not None:
         try:
-            if not path.exists():  # said, and the other paths are still read
-                raise InputError(f"{path}: no such file or folder")
-            # the games read before a file turns out unreadable still count
-            for game in _games(path):
-                code = max(code, _check(game, as_json, counts))
+            codec(encoding)
         except InputError as exc:
-            err.print(escape(str(exc)))
-            code = max(code, EXIT_UNREADABLE)
-        except Exception as exc:  # a reader's bug: the rest of this file is lost, not the others
-            _say_bug(str(path), exc)
-            code = EXIT_BUG
+            say_error(str(exc))
+            raise typer.Exit(EXIT_UNREADABLE) from None
+    counts = {"games": 0, "valid": 0, "invalid": 0, "unfinished": 0, "unchecked": 0}
+    if jobs is None:
+        from importers.workers import default_jobs  # multiprocessing: not for `getbit -h`
+
+        jobs = default_jobs()
+    code = _check_paths(paths, fmt, encoding, as_json, counts, jobs)
     if not as_json:
-        games_word = "game" if counts["games"] == 1 else "games"
         unchecked = f", {counts['unchecked']} not checked (a bug)" if counts["unchecked"] else ""
         out.print(
-            f"{counts['games']} {games_word}: {counts['valid']} valid "
+            f"{plural(counts['games'], 'game')}: {counts['valid']} valid "
             f"({counts['unfinished']} unfinished), {counts['invalid']} with violations"
             + unchecked
         )
     raise typer.Exit(code)
 
 
-def _validate_in_workers(
-    paths: list[Path], as_json: bool, counts: dict[str, int], jobs: int
+def _check_paths(
+    paths: list[Path],
+    fmt: str,
+    encoding: str | None,
+    as_json: bool,
+    counts: dict[str, int],
+    jobs: int,
 ) -> int:
-    """``validate`` with the games checked in ``jobs`` worker processes (``store.jobs``):
-    each game's output made there as it would be here, written here in input order."""
-    found = list(find_files(paths, missing_ok=True))
+    """Check and show every game of ``paths``, with a bar on a terminal; the exit code.
+    A path given that holds no games is a warning, and exit 2 (nothing was checked).
 
-    def items() -> Iterator[RecordedGame | Exception | tuple[str, Exception]]:
-        for path in found:
-            try:
-                if not path.exists():
-                    raise InputError(f"{path}: no such file or folder")
-                yield from _games(path)
-            except InputError as exc:
-                yield exc
-            except Exception as exc:  # a reader's bug: the rest of this file is lost
-                yield str(path), exc
-
-    def work(item: RecordedGame | Exception | tuple[str, Exception]) -> tuple[Any, ...]:
-        mine = dict.fromkeys(counts, 0)
-        held = _Held(getattr(sys.stdout, "encoding", None))
-        with out.capture() as said, err.capture() as warned, redirect_stdout(held) as js:
-            if isinstance(item, InputError):
-                err.print(escape(str(item)))
-                code = EXIT_UNREADABLE
-            elif isinstance(item, tuple):
-                _say_bug(*item)
-                code = EXIT_BUG
-            else:
-                code = _check(item, as_json, mine)  # type: ignore[arg-type]
-        return code, mine, said.get() + js.getvalue(), warned.get()
+    With ``jobs`` > 1 the games are checked in worker processes
+    (``importers.workers``), each game's output made there as it would be here; this
+    process says it and feeds the bar in input order, so the output is the same
+    whatever ``jobs``."""
+    from console.progress import Bar, file_sizes  # rich.progress: not for `getbit -h`
+    from importers import folder_suffixes
 
     code = EXIT_OK
-    for done, mine, said, warned in in_order(items, work, jobs):
-        code = max(code, done)
-        for key, n in mine.items():
-            counts[key] += n
-        if warned:
-            err.file.write(warned)
-            err.file.flush()
-        if said:
-            out.file.write(said)
-            out.file.flush()
+    suffixes = folder_suffixes(fmt)
+    files = [(p, f) for p in paths for f in find_files([p], suffixes, missing_ok=True)]
+    sizes = file_sizes(f for _, f in files)
+    said = dict.fromkeys(paths, 0)  # games, or problems already said, per path given
+    items = _items(files, fmt, encoding)
+    if jobs > 1:
+        from importers.workers import in_order
+
+        results: Iterator[_Item | _Checked] = in_order(
+            items, functools.partial(_check_apart, as_json=as_json), jobs
+        )
+    else:
+        results = items()
+    given = paths[0] if paths else Path()
+    with Bar(ERR, "checking", sum(sizes.values()), not as_json, in_bytes=True) as bar:
+        for got in results:
+            if isinstance(got, int):  # the next file begins
+                given, path = files[got]
+                bar.next_file(sizes[path])
+            elif isinstance(got, str):  # the encoding it is read in (detected)
+                say_warning(got)
+            elif isinstance(got, InputError):
+                say_error(str(got))
+                code = max(code, EXIT_UNREADABLE)
+                said[given] += 1
+            elif isinstance(got, _Bug):
+                if got.trace:
+                    sys.stderr.write(got.trace)
+                say_error(f"{got.where}: {got.line}")
+                code = EXIT_BUG
+                said[given] += 1
+            elif isinstance(got, _Checked):
+                code = max(code, got.said(counts))
+                said[given] += 1
+                bar.advance(got.size)
+            else:
+                game, notes = got
+                code = max(code, _check(game, as_json, counts, list(notes)))
+                said[given] += 1
+                bar.advance(len(game.text or b""))
+    for given in (p for p, n in said.items() if not n):  # an empty file or folder
+        hint = f" (no record files: {', '.join(suffixes)})" if given.is_dir() else ""
+        say_warning(f"no games in {given}{hint}")
+        code = max(code, EXIT_UNREADABLE)
     return code
 
 
-class _Held(io.StringIO):
-    """A worker's stdout, held to be written in input order. It says the real
-    stdout's encoding, so JSON is written as it would be there (raw, not escaped,
-    on UTF-8)."""
+@attrs.frozen
+class _Bug:
+    """A reader's bug, said as one line (the rest of its file is lost, not others)."""
 
-    def __init__(self, encoding: str | None) -> None:
-        super().__init__()
-        self._encoding = encoding
-
-    @property
-    def encoding(self) -> str | None:  # type: ignore[override]
-        return self._encoding
+    where: str
+    line: str
+    trace: str  # with GETBIT_DEBUG=1
 
 
-def _check(game: RecordedGame, as_json: bool, counts: dict[str, int]) -> int:
+#: What ``validate`` reads, in order: a file's place in the files (it begins), the
+#: encoding it is read in (detected), a game with those notes, a file that cannot
+#: be read, a reader's bug.
+_Item = int | str | tuple[RecordedGame, tuple[str, ...]] | InputError | _Bug
+
+
+def _items(
+    files: list[tuple[Path, Path]], fmt: str, encoding: str | None
+) -> Callable[[], Iterator[_Item]]:
+    """The items of ``files``, the same every time they are asked for (every worker
+    reads them all and checks its share)."""
+
+    def items() -> Iterator[_Item]:
+        for k, (_, path) in enumerate(files):
+            yield k
+            try:
+                if not path.exists():  # said, and the other paths are still read
+                    raise InputError(f"{path}: no such file or folder")
+                # the games read before a file turns out unreadable still count
+                notes: list[str] = []
+                games = _games(path, fmt, encoding, notes)
+                yield from notes
+                for game in games:
+                    yield game, tuple(notes)
+            except InputError as exc:
+                yield exc
+            except Exception as exc:  # a reader's bug: the rest of this file is lost
+                debug = os.environ.get("GETBIT_DEBUG") == "1"
+                yield _Bug(str(path), bug_line(exc), traceback.format_exc() if debug else "")
+
+    return items
+
+
+@attrs.frozen
+class _Checked:
+    """A game checked in a worker: what ``_check`` said of it, and its counts."""
+
+    code: int
+    counts: dict[str, int]
+    out: str
+    err: str
+    size: int
+
+    def said(self, counts: dict[str, int]) -> int:
+        """Say it here (stderr first, as it was made) and count it; its exit code."""
+        for key, n in self.counts.items():
+            counts[key] += n
+        for stream, text in ((ERR.file, self.err), (OUT.file, self.out)):
+            if text:
+                stream.write(text)
+                stream.flush()
+        return self.code
+
+
+def _check_apart(item: _Item, as_json: bool) -> _Item | _Checked:
+    """In a worker: a game checked with what ``_check`` says of it kept; any other
+    item as it is (this process says it)."""
+    if not isinstance(item, tuple):
+        return item
+    game, notes = item
+    mine = {"games": 0, "valid": 0, "invalid": 0, "unfinished": 0, "unchecked": 0}
+    # JSON is kept in the encoding of the stdout it is for (write_json escapes by it)
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    kept = io.TextIOWrapper(io.BytesIO(), encoding, "backslashreplace", newline="")
+    with OUT.capture() as shown, ERR.capture() as warned, redirect_stdout(kept):
+        code = _check(game, as_json, mine, list(notes))
+    kept.flush()
+    js = kept.buffer.getvalue().decode(encoding, "backslashreplace")
+    return _Checked(code, mine, shown.get() + js, warned.get(), len(game.text or b""))
+
+
+def _check(game: RecordedGame, as_json: bool, counts: dict[str, int], notes: list[str]) -> int:
     """Validate and show one game; its exit code. A crash while checking it is
-    reported as that game's (file:line) and the other games go on."""
+    reported as that game's (file:line) and the other games go on. ``notes`` (the
+    encoding detected) and a Date the reports cannot read are warnings of the game."""
     counts["games"] += 1
     try:
         report = validate_game(game)
@@ -199,93 +480,103 @@ def _check(game: RecordedGame, as_json: bool, counts: dict[str, int]) -> int:
         return EXIT_BUG
     counts["valid" if report.valid else "invalid"] += 1
     counts["unfinished"] += report.valid and not report.finished
+    extra = [*notes, *date_warnings(game)]
     if shown is not None:
+        if extra:  # never there for a UTF-8 record with a readable Date: its JSON is as before
+            shown["warnings"] = [*shown["warnings"], *extra]
         write_json(shown)
     else:
         _render(report)
+        for warning in extra[len(notes) :]:
+            out.print(f"  [yellow]warning[/yellow]: {escape(warning)}")
     return EXIT_OK if report.valid else EXIT_INVALID
 
 
-def _say_bug(where: str, exc: Exception) -> None:
+def _say_bug(where: str, exc: Exception, command: str | None = None) -> None:
     """An internal error on one line after ``where`` (with GETBIT_DEBUG=1, its traceback)."""
     if os.environ.get("GETBIT_DEBUG") == "1":
         traceback.print_exc()
-    err.print(escape(f"{where}: {bug_line(exc)}"))
+    say_error(f"{where}: {bug_line(exc)}" if where else bug_line(exc), command)
 
 
 @app.command()
 def simulate(
-    variant: Annotated[str, typer.Option(help="standard, three-player, two-player or shark")] = (
-        "standard"
+    variant: Annotated[
+        Variant, typer.Option(case_sensitive=False, help="the variant of the games (R1)")
+    ] = "standard",
+    swimmers: Annotated[
+        int, typer.Option(metavar="N", help="swimmers per game: 4 to 6 (standard and shark)")
+    ] = 4,
+    games: Annotated[int, typer.Option(metavar="N", min=0, help="how many games")] = 1,
+    seed: Annotated[int, typer.Option(metavar="N", help="same seed, same games")] = 0,
+    bot: Annotated[Bot, typer.Option(case_sensitive=False, help="how the bots choose")] = (
+        "sensible"
     ),
-    swimmers: Annotated[int, typer.Option(help="4 to 6 (standard and shark)")] = 4,
-    games: Annotated[int, typer.Option(min=0, help="how many games")] = 1,
-    seed: Annotated[int, typer.Option(help="same seed, same games")] = 0,
-    bot: Annotated[str, typer.Option(help=f"one of {', '.join(BOTS)}")] = "sensible",
     memory: Annotated[bool, typer.Option(help="the memory variant (R16)")] = False,
-    output: Annotated[
-        Path | None, typer.Option("-o", "--output", help="write here, not to the screen")
-    ] = None,
-    fmt: Annotated[str, typer.Option("--format", help="gbn, or jsonl (an event log)")] = "gbn",
+    output: Annotated[Path | None, output_option()] = None,
+    fmt: Annotated[
+        Literal["gbn", "jsonl"],
+        typer.Option("--format", case_sensitive=False, help="GBN, or a JSON Lines event log"),
+    ] = "gbn",
 ) -> None:
     """Play complete games by the rules with seeded bots; write them as GBN or a JSON Lines log."""
-    from importers.gbn import write_gbn
-
-    if fmt == "jsonl":
-        _simulate_jsonl(simulate_games(games, variant, swimmers, seed, bot, memory), seed, output)
-        return
-    if fmt != "gbn":
-        err.print(f"getbit simulate: --format is gbn or jsonl, not {escape(fmt)}")
-        raise typer.Exit(EXIT_UNREADABLE)
+    assert bot in BOTS  # the choices are the simulator's (a test holds them equal)
+    played = simulate_games(games, variant, swimmers, seed, bot, memory)
     try:
-        text = write_gbn(simulate_games(games, variant, swimmers, seed, bot, memory))
-    except ValueError as exc:
-        err.print(f"getbit simulate: {escape(str(exc))}")
+        target = sys.stdout if output is None else output.open("w", encoding="utf-8")
+    except OSError as exc:
+        say_error(f"{output}: cannot write: {exc.strerror or exc}")
         raise typer.Exit(EXIT_UNREADABLE) from None
-    if output is None:
-        sys.stdout.write(text)
-    else:
-        output.write_text(text, encoding="utf-8")
-
-
-def _simulate_jsonl(played: Iterator[list[Event]], seed: int, output: Path | None) -> None:
-    """Stream simulated games as a JSON Lines log, a game at a time (flat memory)."""
-    from importers.jsonl import write_jsonl
-
-    target = output.open("w", encoding="utf-8") if output is not None else sys.stdout
     try:
-        for line in write_jsonl((f"sim-{seed}-{k}", g) for k, g in enumerate(played, 1)):
-            target.write(line)
-    except ValueError as exc:
-        err.print(f"getbit simulate: {escape(str(exc))}")
+        if fmt == "jsonl":
+            _simulate_jsonl(played, seed, target)
+        else:
+            from importers.gbn import write_gbn
+
+            target.write(write_gbn(played))
+    except ValueError as exc:  # set-ups the rules do not allow (swimmers for the variant)
+        say_error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
     finally:
         if output is not None:
             target.close()
 
 
-# Each group of commands lives next to its library and registers itself here.
-for _commands in (store_cli, replay_cli, reports_cli):
-    _commands.register(app)
+def _simulate_jsonl(played: Iterator[list[Event]], seed: int, target: Any) -> None:
+    """Stream simulated games as a JSON Lines log, a game at a time (flat memory)."""
+    from importers.jsonl import write_jsonl
+
+    for line in write_jsonl((f"sim-{seed}-{k}", g) for k, g in enumerate(played, 1)):
+        target.write(line)
 
 
-def _tolerant_streams() -> None:
-    """A name the terminal cannot show prints as an escape, never as a crash."""
-    for stream in (sys.stdout, sys.stderr):
-        reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None and not utf8(stream):
-            reconfigure(errors="backslashreplace")
+# Each group of commands lives next to its library and registers itself (ELSEWHERE).
+for _info in app.registered_commands:
+    _info.cls = _Command
+
+
+def commands() -> dict[str, Any]:
+    """Every ``getbit`` command, loaded, by name (for the docs and the tests)."""
+    group = typer.main.get_command(app)
+    assert isinstance(group, _Getbit)
+    ctx = typer.Context(group)
+    return {name: group.get_command(ctx, name) for name in group.list_commands(ctx)}
 
 
 def main() -> None:
     """Entry point of the ``getbit`` script: no traceback for bad input, and a bug is
     told apart from it (exit code 3, one line saying it is a bug)."""
-    _tolerant_streams()
+    tolerant_streams()
+    if "_GETBIT_COMPLETE" in os.environ:  # the shell asks for completions (docs/cli.md)
+        from typer._completion_classes import completion_init
+
+        completion_init()
+    command = " ".join(["getbit", *(a for a in sys.argv[1:2] if not a.startswith("-"))])
     try:
         app()
     except GetbitError as exc:
-        err.print(escape(str(exc)))
+        say_error(str(exc), command)
         sys.exit(EXIT_UNREADABLE)
     except Exception as exc:
-        _say_bug(" ".join(["getbit", *(a for a in sys.argv[1:2] if not a.startswith("-"))]), exc)
+        _say_bug("", exc, command)
         sys.exit(EXIT_BUG)

@@ -3,16 +3,36 @@ control characters as escapes, JSON that stays valid on any terminal, the one li
 an internal error is told by, and the exit codes."""
 
 from console.exits import EXIT_BUG, EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE
-from console.output import SafeConsole, bug_line, shown, utf8, write_json
+from console.output import (
+    ERR,
+    OUT,
+    SafeConsole,
+    bug_line,
+    error_line,
+    plural,
+    say_error,
+    say_warning,
+    shown,
+    tolerant_streams,
+    utf8,
+    write_json,
+)
 
 __all__ = [
+    "ERR",
     "EXIT_BUG",
     "EXIT_INVALID",
     "EXIT_OK",
     "EXIT_UNREADABLE",
+    "OUT",
     "SafeConsole",
     "bug_line",
+    "error_line",
+    "plural",
+    "say_error",
+    "say_warning",
     "shown",
+    "tolerant_streams",
     "utf8",
     "write_json",
 ]

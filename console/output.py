@@ -13,7 +13,20 @@ from rich.console import Console, ConsoleOptions, RenderableType
 from rich.segment import Segment
 from rich.text import Text
 
-__all__ = ["SafeConsole", "bug_line", "shown", "utf8", "write_json"]
+__all__ = [
+    "ERR",
+    "OUT",
+    "SafeConsole",
+    "bug_line",
+    "error_line",
+    "plural",
+    "say_error",
+    "say_warning",
+    "shown",
+    "tolerant_streams",
+    "utf8",
+    "write_json",
+]
 
 # Control characters (all but tab and newline: C0, DEL, C1 with NEL U+0085), the line
 # and paragraph separators U+2028 and U+2029 (a terminal may break the line there) and
@@ -84,3 +97,52 @@ def bug_line(exc: BaseException) -> str:
     if len(said) > 500:
         said = said[:497] + "..."
     return f"internal error (a bug, please report it): {type(exc).__name__}: {said}"
+
+
+def tolerant_streams() -> None:
+    """Make stdout and stderr write a character their encoding lacks (an ASCII pipe, say)
+    as its backslash escape (``Zo\\xeb``), never crash on it: the one way every command
+    shows such a character."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and not utf8(stream):
+            reconfigure(errors="backslashreplace")
+
+
+#: what every command prints for people (rich picks up sys.stdout and sys.stderr as
+#: they are when it prints, so these follow a redirection or a test's capture)
+OUT = SafeConsole(highlight=False, soft_wrap=True)
+ERR = SafeConsole(stderr=True, highlight=False, soft_wrap=True)
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 game``, ``2 games``: a count with its noun."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def error_line(message: str, command: str | None = None) -> str:
+    """``getbit COMMAND: message``, the one shape of every command's error line;
+    ``command`` defaults to the command running now (``getbit`` outside one)."""
+    name = command if command is not None else _running_command()
+    return f"{name}: {message}" if name.startswith("getbit") else f"getbit {name}: {message}"
+
+
+def say_error(message: str, command: str | None = None) -> None:
+    """Print ``message`` as an error line (:func:`error_line`) on stderr, escaped: a
+    record's text in it is shown, never read as markup or sent to the terminal."""
+    tolerant_streams()
+    # one line: a newline in what it names (a file name, say) is shown as its escape
+    ERR.print(error_line(message.replace("\n", "\\n"), command), markup=False)
+
+
+def say_warning(message: str) -> None:
+    """Print ``message`` as a warning line on stderr (``warning: ...``), escaped."""
+    tolerant_streams()
+    ERR.print(Text.assemble(("warning", "yellow"), ": ", message.replace("\n", "\\n")))
+
+
+def _running_command() -> str:
+    """``getbit`` and the name of the command being run (``getbit replay``)."""
+    from typer._click.globals import get_current_context  # typer >= 0.29 carries its click
+    ctx = get_current_context(silent=True)
+    return ctx.command_path if ctx is not None and ctx.command_path else "getbit"

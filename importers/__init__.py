@@ -3,16 +3,28 @@ the JSON Lines wire format of events (``wire``), and where a path's record files
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import IO
 
 import attrs
 
 from getbit_events.errors import InputError
 from getbit_events.limits import MAX_LINE
 from getbit_events.record import RecordedGame
+from importers.reading import Encoding, choose_encoding, recoded
 
-__all__ = ["FORMATS", "SUFFIXES", "detect", "find_files", "iter_file", "read_file"]
+__all__ = [
+    "FOLDER_SUFFIXES",
+    "FORMATS",
+    "SUFFIXES",
+    "Encoding",
+    "detect",
+    "find_files",
+    "folder_suffixes",
+    "iter_file",
+    "read_file",
+]
 
 #: format name -> the file endings ``--format auto`` takes for it
 FORMATS: dict[str, tuple[str, ...]] = {
@@ -21,10 +33,19 @@ FORMATS: dict[str, tuple[str, ...]] = {
     "csv": (".csv",),
 }
 SUFFIXES: tuple[str, ...] = tuple(s for suffixes in FORMATS.values() for s in suffixes)
+#: what a folder gives when no format is named: GBN and JSON Lines records. A .csv in
+#: a folder is as likely a spreadsheet export (``getbit stats --csv``) as a score
+#: sheet, so it is read only when ``--format csv`` says so (a .csv named is read).
+FOLDER_SUFFIXES: tuple[str, ...] = FORMATS["gbn"] + FORMATS["jsonl"]
+
+
+def folder_suffixes(fmt: str) -> tuple[str, ...]:
+    """The endings of the files a folder gives for ``--format fmt`` (auto: GBN, JSON Lines)."""
+    return FOLDER_SUFFIXES if fmt == "auto" else FORMATS[fmt]
 
 
 def find_files(
-    paths: Iterable[Path], suffixes: tuple[str, ...] = SUFFIXES, missing_ok: bool = False
+    paths: Iterable[Path], suffixes: tuple[str, ...] = FOLDER_SUFFIXES, missing_ok: bool = False
 ) -> Iterator[Path]:
     """The record files ``paths`` name, in order: a folder gives its files (at any
     depth, sorted) whose ending is one of ``suffixes``; any other path is given as is.
@@ -49,11 +70,18 @@ def detect(path: Path) -> str:
     for name, suffixes in FORMATS.items():
         if suffix in suffixes:
             return name
-    raise InputError(f"{path}: unknown file type {suffix!r}; use one of {', '.join(SUFFIXES)}")
+    what = f"unknown file type {suffix!r}" if suffix else "no file ending to tell its format by"
+    raise InputError(
+        f"{path}: {what}; name it .gbn, .jsonl or .csv, or say which with --format gbn|jsonl|csv"
+    )
 
 
 def iter_file(
-    path: str | Path, fmt: str = "auto", source: str | None = None
+    path: str | Path,
+    fmt: str = "auto",
+    source: str | None = None,
+    encoding: str | None = "utf-8",
+    say: Callable[[str], None] | None = None,
 ) -> Iterator[RecordedGame]:
     """Every game recorded in ``path``, one at a time as it is read.
 
@@ -61,22 +89,48 @@ def iter_file(
     game (and one line of at most ``MAX_LINE`` bytes), however large the file. A
     file that cannot be opened is an InputError at once; anything wrong inside it
     (a bad byte, a line past the limits) is a syntax error of the game it is in.
+
+    ``encoding`` None: detected when the file is not UTF-8 (``reading.choose_encoding``),
+    and ``say`` is told which was used, in one line naming the file. A game's text
+    is kept as the file's bytes, whatever its encoding.
     """
     path = Path(path)
     fmt = detect(path) if fmt == "auto" else fmt
+    if fmt not in FORMATS:
+        raise InputError(f"{path}: unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+    chosen = Encoding("utf-8") if encoding == "utf-8" else choose_encoding(path, encoding)
+    if chosen.detected and say is not None:
+        say(
+            f"{source or path}: not UTF-8 text; read as {chosen.name} "
+            "(detected; --encoding chooses another)"
+        )
     if fmt == "gbn":
-        from importers.gbn import iter_gbn_file
+        from importers.gbn import iter_gbn_file, iter_gbn_stream, open_record
 
-        return _with_text(iter_gbn_file(path, source), path)
+        if chosen.utf8:
+            return _with_text(iter_gbn_file(path, source), path)
+        stream, name = open_record(path, source)
+        return _with_text(iter_gbn_stream(recoded(stream, chosen), name), path)
     if fmt == "jsonl":
-        from importers.jsonl import iter_jsonl_file
+        from importers.jsonl import iter_jsonl, iter_jsonl_file
 
-        return _with_text(iter_jsonl_file(path, source), path)
-    if fmt == "csv":
-        from importers.csv_rounds import iter_csv_file
+        if chosen.utf8:
+            return _with_text(iter_jsonl_file(path, source), path)
+        from importers.gbn import open_record
 
-        return _with_text(iter_csv_file(path, source), path)
-    raise InputError(f"{path}: unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
+        stream, name = open_record(path, source)
+        return _with_text(_closing(iter_jsonl(recoded(stream, chosen), name), stream), path)
+    from importers.csv_rounds import iter_csv_stream
+    from importers.gbn import open_record
+
+    stream, name = open_record(path, source)
+    return _with_text(iter_csv_stream(recoded(stream, chosen), name), path)
+
+
+def _closing(games: Iterator[RecordedGame], stream: IO[bytes]) -> Iterator[RecordedGame]:
+    """``games``, with ``stream`` closed when they are done."""
+    with stream:
+        yield from games
 
 
 #: A game whose text is longer is given none (its lines are skipped, not held): half a
@@ -125,6 +179,12 @@ def _with_text(games: Iterator[RecordedGame], path: Path) -> Iterator[RecordedGa
             yield attrs.evolve(pending[0], text=text_to(None, pending[1]))
 
 
-def read_file(path: str | Path, fmt: str = "auto", source: str | None = None) -> list[RecordedGame]:
-    """Every game recorded in ``path``, whatever its format."""
-    return list(iter_file(path, fmt, source))
+def read_file(
+    path: str | Path,
+    fmt: str = "auto",
+    source: str | None = None,
+    encoding: str | None = "utf-8",
+    say: Callable[[str], None] | None = None,
+) -> list[RecordedGame]:
+    """Every game recorded in ``path``, whatever its format (``iter_file``)."""
+    return list(iter_file(path, fmt, source, encoding, say))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import IO
 
 from getbit_events.events import SourcePos
 from getbit_events.limits import MAX_ROUNDS, MAX_TEXT
@@ -21,7 +22,7 @@ from getbit_events.rules import SHARK_CARDS
 from importers.gbn import Line, file_lines, is_number, open_record, short, text_lines
 from importers.reading import GameErrors, Held
 
-__all__ = ["iter_csv", "iter_csv_file", "read_csv", "read_csv_file"]
+__all__ = ["iter_csv", "iter_csv_file", "iter_csv_stream", "read_csv", "read_csv_file"]
 
 _TAG = re.compile(r"#\s*([A-Za-z][A-Za-z0-9_-]*)\s*:\s*(.*?)\s*$")
 _SHARK = frozenset(SHARK_CARDS)
@@ -32,12 +33,13 @@ def iter_csv_file(path: str | Path, source: str | None = None) -> Iterator[Recor
     """The games of a CSV file one at a time, read line by line
     (InputError at once when it cannot be opened)."""
     stream, name = open_record(path, source)
+    return iter_csv_stream(stream, name)
 
-    def games() -> Iterator[RecordedGame]:
-        with stream:
-            yield from _Reader(name).games(file_lines(stream))
 
-    return games()
+def iter_csv_stream(stream: IO[bytes], source: str) -> Iterator[RecordedGame]:
+    """The games of a binary stream of CSV rounds, read line by line; closed after."""
+    with stream:
+        yield from _Reader(source).games(file_lines(stream))
 
 
 def read_csv_file(path: str | Path, source: str | None = None) -> list[RecordedGame]:

@@ -41,6 +41,7 @@ __all__ = [
     "is_number",
     "iter_gbn",
     "iter_gbn_file",
+    "iter_gbn_stream",
     "open_record",
     "outcome_text",
     "read_gbn",
@@ -183,6 +184,11 @@ def iter_gbn_file(path: str | Path, source: str | None = None) -> Iterator[Recor
     (InputError at once when the file cannot be opened)."""
     stream, name = open_record(path, source)
     return _file_games(stream, name)
+
+
+def iter_gbn_stream(stream: IO[bytes], source: str) -> Iterator[RecordedGame]:
+    """The games of a binary stream of GBN, read line by line; the stream is closed after."""
+    return _file_games(stream, source)
 
 
 def _file_games(stream: IO[bytes], source: str) -> Iterator[RecordedGame]:

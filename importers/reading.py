@@ -5,17 +5,204 @@ which game they are in (``docs/gbn.md``, how a damaged file is read).
 
 from __future__ import annotations
 
+import codecs
+import re
 from collections.abc import Iterator
-from typing import IO
+from pathlib import Path
+from types import TracebackType
+from typing import IO, cast
 
+import attrs
+
+from getbit_events.errors import InputError
 from getbit_events.events import SourcePos
 from getbit_events.findings import left_out
 from getbit_events.limits import MAX_LINE, MAX_VIOLATIONS
-from getbit_events.record import Violation
+from getbit_events.record import RecordedGame, Violation
 
-__all__ = ["GameErrors", "Held", "raw_lines"]
+__all__ = [
+    "DETECT_BYTES",
+    "Encoding",
+    "GameErrors",
+    "Held",
+    "choose_encoding",
+    "codec",
+    "date_warnings",
+    "iso_date",
+    "raw_lines",
+    "recoded",
+]
 
 _BOM = b"\xef\xbb\xbf"
+
+#: how much of a file's start detection reads (the file is then read line by line)
+DETECT_BYTES = 1 << 16
+_ASCII = bytes(range(0x20, 0x7F)) + b"\t\r\n"
+# a well-formed UTF-8 sequence of two to four bytes: a file that holds one is UTF-8
+_UTF8_SEQUENCE = re.compile(
+    rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}"
+)
+# a byte past ASCII next to a letter or another such byte: a letter of a name (Caf\xe9,
+# a Cyrillic word), not a stray byte
+_IN_A_WORD = re.compile(rb"[A-Za-z][\x80-\xff]|[\x80-\xff][A-Za-z]|[\x80-\xff]{2}")
+
+
+@attrs.frozen
+class Encoding:
+    """The text encoding a file is read in: a Python codec name, and whether it was
+    detected (said to the user) rather than given or UTF-8."""
+
+    name: str
+    detected: bool = False
+
+    @property
+    def utf8(self) -> bool:
+        return self.name == "utf-8"
+
+
+def choose_encoding(path: str | Path, given: str | None) -> Encoding:
+    """The encoding to read ``path`` in: ``given`` (InputError when Python knows no
+    such codec, or it is not a superset of ASCII), else UTF-8 unless the file's start
+    is not UTF-8 and reads as words in another encoding (``charset-normalizer``).
+
+    Only the first DETECT_BYTES bytes are read. A file whose start is UTF-8, has a
+    byte-order mark, holds any well-formed UTF-8 sequence or a NUL, or whose bytes
+    past ASCII stand apart from letters is UTF-8 (a bad byte is then a syntax error
+    of its game, as always).
+    """
+    if given is not None:
+        return Encoding(codec(given))
+    try:
+        with open(path, "rb") as f:
+            start = f.read(DETECT_BYTES)
+    except OSError:
+        return Encoding("utf-8")  # the reader says why it cannot be opened
+    if start.startswith(_BOM) or _is_utf8(start, len(start) == DETECT_BYTES):
+        return Encoding("utf-8")
+    if b"\0" in start or _UTF8_SEQUENCE.search(start) or not _IN_A_WORD.search(start):
+        return Encoding("utf-8")
+    from charset_normalizer import from_bytes
+
+    found = [codecs.lookup(m.encoding).name for m in from_bytes(start)]
+    found = [name for name in found if _ascii_superset(name)]
+    if not found:
+        return Encoding("utf-8")
+    name = _likeliest(start, found)
+    if name != "cp1252" and _same_text(start, name, "cp1252"):
+        name = "cp1252"  # the two read this start alike: say the usual one (Windows, Western)
+    return Encoding(name, detected=name != "utf-8")
+
+
+#: besides letters, what a name or an Event holds past ASCII in a Windows code page
+_TYPOGRAPHY = frozenset("’‘“”–—…«»°·€")
+
+
+def _likeliest(start: bytes, found: list[str]) -> str:
+    """Of the encodings ``charset-normalizer`` finds plausible (best first), the one
+    a record was most likely saved in: a Windows code page (cp1252 first: what
+    Notepad and Excel write in the West) that reads every byte past ASCII as a
+    letter; else the best. On a few names detection alone often picks a rare one."""
+    windows = sorted(
+        (n for n in found if n.startswith("cp125")), key=lambda n: n != "cp1252"
+    )
+    for name in (*windows, found[0]):
+        if _wordlike(start, name):
+            return name
+    return "utf-8"  # read as nothing but letters in none: damage, said where it is
+
+
+def _wordlike(data: bytes, name: str) -> bool:
+    """Whether ``data`` in encoding ``name`` holds only letters (and typography) past ASCII."""
+    try:
+        text = data.decode(name)
+    except UnicodeError:
+        return False
+    return all(c.isalpha() or c in _TYPOGRAPHY for c in text if ord(c) > 0x7F)
+
+
+def _same_text(data: bytes, one: str, other: str) -> bool:
+    try:
+        return data.decode(one) == data.decode(other)
+    except UnicodeError:
+        return False
+
+
+def _is_utf8(data: bytes, cut: bool) -> bool:
+    """Whether ``data`` is UTF-8 (``cut``: it may end in the middle of a character)."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return cut and exc.start >= len(data) - 3 and exc.reason == "unexpected end of data"
+    return True
+
+
+def codec(name: str) -> str:
+    """The codec ``--encoding name`` reads in (InputError: none, or not a superset of ASCII)."""
+    try:
+        found = codecs.lookup(name).name
+    except (LookupError, ValueError):  # ValueError: a NUL in the name
+        raise InputError(f"--encoding: no encoding called {name!r} (try cp1252, latin-1)") from None
+    if not _ascii_superset(found):
+        raise InputError(
+            f"--encoding {name}: records are read line by line in an encoding that keeps "
+            "ASCII as it is (UTF-8, cp1252, latin-1...); save the file as UTF-8"
+        )
+    return "utf-8" if found == "utf-8-sig" else found
+
+
+#: codecs that keep ASCII but are no file's encoding (names of hosts, escapes)
+_NOT_FILES = frozenset({"idna", "punycode", "raw-unicode-escape", "unicode-escape", "undefined"})
+
+
+def _ascii_superset(name: str) -> bool:
+    try:
+        if codecs.lookup(name).name in _NOT_FILES:
+            return False
+        return _ASCII.decode(name) == _ASCII.decode("ascii")
+    except (LookupError, ValueError):  # UnicodeError is a ValueError
+        return False
+
+
+class _Recoded:
+    """A binary file whose lines, read in ``encoding``, come out as UTF-8. A line that
+    is not text in that encoding, or is cut at a limit, comes as it is (the reader
+    then reports its bytes, as it does in a UTF-8 file)."""
+
+    def __init__(self, inner: IO[bytes], encoding: str) -> None:
+        self._inner = inner
+        self._encoding = encoding
+        self._passing = False  # in the rest of a line cut at a limit
+
+    def readline(self, limit: int = -1) -> bytes:
+        raw = self._inner.readline(limit)
+        if self._passing:
+            self._passing = bool(raw) and not raw.endswith(b"\n")
+            return raw
+        if 0 < limit <= len(raw) and not raw.endswith(b"\n"):
+            self._passing = True
+            return raw
+        try:
+            return raw.decode(self._encoding).encode("utf-8")
+        except UnicodeError:
+            return raw
+
+    def close(self) -> None:
+        self._inner.close()
+
+    def __enter__(self) -> _Recoded:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+def recoded(stream: IO[bytes], encoding: Encoding) -> IO[bytes]:
+    """``stream`` with its lines read in ``encoding`` and given as UTF-8 (as is: UTF-8)."""
+    if encoding.utf8:
+        return stream
+    return cast(IO[bytes], _Recoded(stream, encoding.name))
 
 
 def raw_lines(stream: IO[bytes]) -> Iterator[tuple[int, bytes, bool]]:
@@ -98,3 +285,31 @@ class Held:
         self.start = None
         self.junk = False
         return errors
+
+
+_DATE = re.compile(r"(\d{4})[-./](\d{1,2})[-./](\d{1,2})")
+
+
+def iso_date(text: str | None) -> str | None:
+    """A Date tag as ``YYYY-MM-DD`` (``2026.11.20`` and ``2026/11/20`` too), else None."""
+    if text is None:
+        return None
+    m = _DATE.fullmatch(text.strip())
+    if m is None:
+        return None
+    year, month, day = (int(g) for g in m.groups())
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return None
+    return f"{year:04d}-{month:02d}-{day:02d}"
+
+
+def date_warnings(game: RecordedGame) -> list[str]:
+    """A warning for each Date tag of ``game`` the reports cannot read: such a game
+    is kept, but drops out of streaks, the order of ratings and --since/--until."""
+    return [
+        f"{tag.pos.file}:{tag.pos.line}:{tag.pos.column}: Date {tag.value!r} is not a date "
+        "the reports can read (write YYYY-MM-DD, like 2026-11-26); the game is left out "
+        "of streaks and of --since/--until"
+        for tag in game.tags
+        if tag.name.casefold() == "date" and iso_date(tag.value) is None
+    ]

@@ -19,6 +19,9 @@ nav button { font-size: 1rem; padding: .2rem .6rem; }
 #step { font-variant-numeric: tabular-nums; min-width: 14rem; }
 #account { font-size: 1.15rem; font-weight: 600; min-height: 3rem; }
 svg#line { background: #d8effa; border-radius: 8px; display: block; }
+/* a drawing wider than the screen is scaled down to it (its viewBox), never scrolled */
+svg#line, svg#chart { max-width: 100%; height: auto; }
+@media (max-width: 40em) { body { margin: .5rem; } #step { min-width: 0; } }
 #tables { display: flex; flex-wrap: wrap; gap: .4rem 1.2rem; margin: .6rem 0; }
 .seat { background: #fff; border: 1px solid #cdd; border-radius: 6px; padding: .3rem .6rem; }
 .seat b { display: block; }
@@ -75,12 +78,20 @@ function drawSwimmer(g, x, sw, name, k) {
   ends.forEach(([dx, dy, from], j) => {
     const kept = sw.limbs[j];
     const attrs = {x1: x, y1: TOP + from, x2: x + dx, y2: TOP + dy,
-      stroke: kept ? body : "#c62828", "stroke-width": kept ? 4 : 2,
+      stroke: kept ? body : "#d50000", "stroke-width": kept ? 4 : 3,
       "stroke-linecap": "round", class: kept ? "limb kept" : "limb lost"};
-    if (!kept) { attrs["stroke-dasharray"] = "3 3"; attrs.opacity = 0.7; }
+    if (!kept) attrs["stroke-dasharray"] = "4 3";
     const limb = svg("line", attrs);
     limb.appendChild(svg("title", {}, data.limbs[j] + (kept ? "" : " (lost)")));
     g.appendChild(limb);
+    if (!kept) {  // a lost limb ends in a red cross, seen at a glance on any colour
+      const ex = x + dx, ey = TOP + dy;
+      const cross = svg("path", {d: `M${ex - 4} ${ey - 4} L${ex + 4} ${ey + 4} ` +
+        `M${ex - 4} ${ey + 4} L${ex + 4} ${ey - 4}`, stroke: "#d50000", "stroke-width": 2.5,
+        "stroke-linecap": "round", class: "stump"});
+      cross.appendChild(svg("title", {}, data.limbs[j] + " (lost)"));
+      g.appendChild(cross);
+    }
   });
   // a long name is cut to fit its place; the whole name is the label's tooltip
   const label = svg("text", {x: x, y: TOP + 96, "text-anchor": "middle",
@@ -191,6 +202,7 @@ function drawChart() {
   const width = chart.x0 + (rounds.length - 1) * chart.dx + 30;
   const height = chart.y0 + n * chart.dy + 20;
   root.setAttribute("width", width); root.setAttribute("height", height);
+  root.setAttribute("viewBox", `0 0 ${width} ${height}`);
   const X = r => chart.x0 + r * chart.dx, Y = p => chart.y0 + p * chart.dy;
   for (let p = 0; p < n; p++) {
     root.appendChild(svg("text", {x: 4, y: Y(p) + 4, "font-size": 11, fill: "#678"},
@@ -230,8 +242,8 @@ function drawChart() {
   root.appendChild(svg("line", {id: "now", x1: 0, x2: 0, y1: 8, y2: height - 14,
     stroke: "#b00020", "stroke-width": 1.5, "stroke-dasharray": "4 3"}));
   root.addEventListener("click", ev => {
-    const box = root.getBoundingClientRect();
-    const k = Math.round((ev.clientX - box.left - chart.x0) / chart.dx);
+    const box = root.getBoundingClientRect();  // the chart may be drawn scaled down
+    const k = Math.round(((ev.clientX - box.left) * width / box.width - chart.x0) / chart.dx);
     const r = rounds[Math.max(0, Math.min(rounds.length - 1, k))];
     go(r.end);
   });
@@ -287,6 +299,7 @@ function prevRound() {
 document.getElementById("title").textContent = "Get Bit! replay: " + data.title;
 let seen = "Seen: " + data.seen + " · " + data.variant + (data.memory ? ", memory" : "");
 if (data.violationCount) seen += ` · ${data.violationCount} violation(s) in this record`;
+if (data.from !== data.title) seen += " · " + data.from;
 document.getElementById("seen").textContent = seen;
 const slider = document.getElementById("slider");
 slider.max = String(steps.length - 1);

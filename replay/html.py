@@ -17,7 +17,7 @@ from replay.account import limb_word, result_words
 from replay.cursor import Cursor
 from replay.view import EVERYTHING, View, Viewer
 
-__all__ = ["page_data", "script_json", "write_html"]
+__all__ = ["game_title", "page_data", "script_json", "write_html"]
 
 _JSON_ESCAPES = {
     "<": "\\u003c",
@@ -100,13 +100,24 @@ def _chart(cursor: Cursor) -> list[dict[str, Any]]:
     return rounds
 
 
+def game_title(tags: tuple[tuple[str, str], ...]) -> str | None:
+    """A game's name from its Event and Date tags ("Friday club, 2026-11-20"), if any."""
+    wanted = {"event": "", "date": ""}
+    for name, value in tags:
+        key = name.casefold()
+        if key in wanted and not wanted[key]:
+            wanted[key] = value.strip()
+    return ", ".join(v for v in (wanted["event"], wanted["date"]) if v) or None
+
+
 def page_data(cursor: Cursor, viewer: Viewer = EVERYTHING, start: int = 0) -> dict[str, Any]:
     """Everything the page shows, as plain JSON-able values."""
     setup = cursor.setup
     held: list[Any] = []
     result = result_words(cursor.state_at(len(cursor) - 1))
     return {
-        "title": cursor.title or "Replay",
+        "title": game_title(setup.tags) or cursor.title or "Replay",
+        "from": cursor.title or "Replay",
         "seen": viewer.label,
         "variant": setup.variant,
         "memory": setup.memory,

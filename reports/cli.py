@@ -10,20 +10,35 @@ rules; 2 an input cannot be read, a game cannot be found, or an option is misuse
 
 from __future__ import annotations
 
-import io
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
-from console import EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, SafeConsole, utf8, write_json
+from console import (
+    ERR,
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_UNREADABLE,
+    OUT,
+    plural,
+    say_error,
+    say_warning,
+    write_json,
+)
+from console.options import (
+    Variant,
+    db_option,
+    encoding_option,
+    game_option,
+    id_option,
+    json_option,
+)
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.events import Event
-from getbit_events.rules import VARIANTS
 from getbit_events.validate import GameReport, validate_game
 
 if TYPE_CHECKING:
@@ -31,21 +46,6 @@ if TYPE_CHECKING:
     from reports.stats import StatsReport
 
 __all__ = ["register"]
-
-DB_SUFFIXES = (".db", ".sqlite", ".sqlite3")
-_DB_HELP = "the store file (default: $GETBIT_DB, else ./getbit.db)"
-
-
-def _consoles() -> tuple[Console, Console]:
-    """Consoles for stdout and stderr that never crash on a name the terminal
-    cannot encode (an ASCII pipe, say): such characters come out as ``?``."""
-    for stream in (sys.stdout, sys.stderr):
-        if isinstance(stream, io.TextIOWrapper) and not utf8(stream):
-            stream.reconfigure(errors="replace")
-    return (
-        SafeConsole(highlight=False, soft_wrap=True),
-        SafeConsole(stderr=True, highlight=False, soft_wrap=True),
-    )
 
 
 def _store_path(db: Path | None) -> Path:
@@ -69,20 +69,28 @@ class _Loaded:
         self.db: Path | None = None
 
 
-def _from_files(paths: Sequence[Path]) -> _Loaded:
-    from importers import find_files, read_file
+def _from_files(paths: Sequence[Path], encoding: str | None, quiet: bool) -> _Loaded:
+    """The games of the files, checked, with a bar on a terminal (not when ``quiet``)."""
+    from console.progress import Bar, file_sizes
+    from importers import find_files, iter_file
+    from importers.reading import codec
     from reports.columns import as_tuples
     from reports.sources import game_id_of, rows_from_reports
 
+    if encoding is not None:
+        codec(encoding)  # a misspelt --encoding is said once, not once a file
     loaded = _Loaded()
     reports: list[GameReport] = []
-    for path in find_files(paths):
-        try:
-            games = read_file(path)
-        except InputError as exc:  # one unreadable file does not stop the others
-            loaded.problems.append(str(exc))
-            continue
-        reports.extend(validate_game(game) for game in games)
+    sizes = file_sizes(find_files(paths))
+    with Bar(ERR, "reading", sum(sizes.values()), not quiet, in_bytes=True) as bar:
+        for path, size in sizes.items():
+            bar.next_file(size)
+            try:
+                for game in iter_file(path, encoding=encoding, say=say_warning):
+                    reports.append(validate_game(game))
+                    bar.advance(len(game.text or b""))
+            except InputError as exc:  # one unreadable file does not stop the others
+                loaded.problems.append(str(exc))
     loaded.rows = list(as_tuples(rows_from_reports(reports, loaded.unreadable)))
     loaded.events = {game_id_of(r): r.events for r in reports if r.events}
     return loaded
@@ -128,153 +136,227 @@ def _game_events(loaded: _Loaded, game: str) -> tuple[str, Sequence[Event]]:
 def stats_command(
     paths: Annotated[
         list[Path] | None,
-        typer.Argument(help="record files or folders; without them, the game store"),
+        typer.Argument(
+            metavar="PATH", help="record files or folders; without them, the game store"
+        ),
     ] = None,
-    db: Annotated[
-        Path | None,
-        typer.Option("--db", envvar="GETBIT_DB", help=_DB_HELP),
-    ] = None,
+    db: Annotated[Path | None, db_option()] = None,
     player: Annotated[
         list[str] | None,
-        typer.Option("--player", help="only games with this player (repeatable); one: profile"),
+        typer.Option(
+            "--player", metavar="NAME",
+            help="only games with this player (repeatable); one: profile",
+        ),
     ] = None,
     alias: Annotated[
         list[str] | None,
-        typer.Option("--alias", help="A=B: count the name A as the player B (repeatable)"),
+        typer.Option(
+            "--alias", metavar="A=B", help="count the name A as the player B (repeatable)"
+        ),
     ] = None,
-    variant: Annotated[str | None, typer.Option(help=f"one of {', '.join(VARIANTS)}")] = None,
+    variant: Annotated[
+        Variant | None, typer.Option(case_sensitive=False, help="only games of this variant")
+    ] = None,
     swimmers: Annotated[
-        int | None, typer.Option(help="only games with this many swimmers", min=1)
+        int | None, typer.Option(metavar="N", help="only games with this many swimmers", min=1)
     ] = None,
-    since: Annotated[str | None, typer.Option(help="only games dated on or after (Date tag)")] = (
-        None
-    ),
-    until: Annotated[str | None, typer.Option(help="only games dated on or before")] = None,
+    since: Annotated[
+        str | None, typer.Option(metavar="DATE", help="only games dated on or after (Date tag)")
+    ] = None,
+    until: Annotated[
+        str | None, typer.Option(metavar="DATE", help="only games dated on or before")
+    ] = None,
     tag: Annotated[
-        list[str] | None, typer.Option("--tag", help="KEY=VALUE: only games with this tag")
+        list[str] | None,
+        typer.Option("--tag", metavar="KEY=VALUE", help="only games with this tag (repeatable)"),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="one JSON object, for programs")] = False,
+    as_json: Annotated[bool, json_option("one JSON object, for programs")] = False,
     csv_path: Annotated[
-        Path | None, typer.Option("--csv", help="write one CSV row per player here ('-': stdout)")
+        Path | None,
+        typer.Option(
+            "--csv", metavar="FILE", help="write one CSV row per player here ('-': stdout)"
+        ),
     ] = None,
     html_path: Annotated[
-        Path | None, typer.Option("--html", help="write a self-contained HTML report here")
+        Path | None,
+        typer.Option("--html", metavar="FILE", help="write a self-contained HTML report here"),
     ] = None,
-    game: Annotated[
-        str | None, typer.Option("--game", help="--html: the game to chart position by round")
+    game_id: Annotated[
+        str | None, id_option("with --html: the game to chart position by round (its id)")
+    ] = None,
+    old_game: Annotated[str | None, typer.Option("--game", hidden=True)] = None,
+    encoding: Annotated[
+        str | None, encoding_option("FILES' text encoding (default: UTF-8, else detected and said)")
     ] = None,
 ) -> None:
     """Statistics per player over stored games (or FILES): results, bites, cards, the Shark."""
-    from reports.game import summarise_game
-    from reports.html import html_report
-    from reports.render import profile_renderable, report_json, table_renderable, write_csv
     from reports.selection import Aliases, Filters
-    from reports.stats import report_from_tuples
 
-    out, err = _consoles()
     try:
-        if sum((as_json, csv_path is not None, html_path is not None)) > 1:
-            raise InputError("give one of --json, --csv and --html")
-        if variant is not None and variant.casefold() not in VARIANTS:
-            raise InputError(f"--variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
+        _stats_options(as_json, csv_path, html_path, game_id, old_game)
+        if encoding is not None and not paths:
+            raise InputError("--encoding goes with FILES (a store keeps text, not bytes)")
         filters = Filters.make(player or (), variant, swimmers, since, until, tag or ())
-        aliases = Aliases.make(alias or ())
-        if paths:
-            loaded = _from_files(paths)
-            report = report_from_tuples(
-                loaded.rows, filters, aliases, history=html_path is not None,
-                unreadable=len(loaded.unreadable),
-            )
-        else:
-            loaded, report = _store_report(db, filters, aliases, html_path is not None)
+        loaded, report = _stats_report(
+            paths, db, filters, Aliases.make(alias or ()), html_path is not None, encoding,
+            as_json,
+        )
         for problem in loaded.problems:
-            err.print(escape(problem))
+            say_error(problem)
         if as_json:
+            from reports.render import report_json
+
             write_json(report_json(report), indent=2)
         elif csv_path is not None:
-            _write(csv_path, write_csv(report))
-            if str(csv_path) != "-":
-                err.print(f"wrote {escape(str(csv_path))} ({len(report.players)} players)")
+            _stats_csv(report, csv_path)
         elif html_path is not None:
-            chosen = game or report.latest_game
-            summary = None
-            if chosen is not None:
-                game_id, events = _game_events(loaded, chosen)
-                summary = summarise_game(game_id, events) if events else None
-            _write(html_path, html_report(report, summary))
-            err.print(f"wrote {escape(str(html_path))} ({report.games_included} games)")
-        elif len(filters.players) == 1:
-            profile = report.player(filters.players[0])
-            if profile is None:
-                out.print(f"{escape(filters.players[0])}: no games among those selected")
-            else:
-                out.print(profile_renderable(report, profile))
+            _stats_html(report, loaded, html_path, game_id)
         else:
-            out.print(table_renderable(report))
+            _stats_table(report, filters)
     except GetbitError as exc:
-        err.print(f"getbit stats: {escape(str(exc))}")
+        say_error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
     raise typer.Exit(EXIT_UNREADABLE if loaded.problems else EXIT_OK)
 
 
+def _stats_options(
+    as_json: bool, csv_path: Path | None, html_path: Path | None,
+    game_id: str | None, old_game: str | None,
+) -> None:
+    """The combinations of ``stats`` options that mean nothing: an ``InputError`` each."""
+    if old_game is not None:  # --game N is the N-th game of a file everywhere else
+        raise InputError(f"--game {old_game}: say --id {old_game} (the game's id) with --html")
+    if sum((as_json, csv_path is not None, html_path is not None)) > 1:
+        raise InputError("give one of --json, --csv and --html")
+    if game_id is not None and html_path is None:
+        raise InputError("--id goes with --html (the game its chart follows)")
+
+
+def _stats_report(
+    paths: list[Path] | None, db: Path | None, filters: Filters, aliases: Aliases,
+    history: bool, encoding: str | None, quiet: bool,
+) -> tuple[_Loaded, StatsReport]:
+    """The report over the games of ``paths`` (read in ``encoding``, a bar unless
+    ``quiet``), or of the store when there are none."""
+    from reports.stats import report_from_tuples
+
+    if not paths:
+        return _store_report(db, filters, aliases, history)
+    loaded = _from_files(paths, encoding, quiet)
+    report = report_from_tuples(
+        loaded.rows, filters, aliases, history=history, unreadable=len(loaded.unreadable)
+    )
+    return loaded, report
+
+
+def _stats_csv(report: StatsReport, csv_path: Path) -> None:
+    from reports.render import write_csv
+
+    _write(csv_path, write_csv(report))
+    if str(csv_path) != "-":
+        ERR.print(f"wrote {escape(str(csv_path))} ({plural(len(report.players), 'player')})")
+
+
+def _stats_html(report: StatsReport, loaded: _Loaded, html_path: Path, game: str | None) -> None:
+    from reports.game import summarise_game
+    from reports.html import html_report
+
+    chosen = game or report.latest_game
+    summary = None
+    if chosen is not None:
+        game_id, events = _game_events(loaded, chosen)
+        summary = summarise_game(game_id, events) if events else None
+    _write(html_path, html_report(report, summary))
+    ERR.print(f"wrote {escape(str(html_path))} ({plural(report.games_included, 'game')})")
+
+
+def _stats_table(report: StatsReport, filters: Filters) -> None:
+    """The table of every player, or one player's profile when one was asked for."""
+    from reports.render import profile_renderable, table_renderable
+
+    if len(filters.players) != 1:
+        OUT.print(table_renderable(report))
+        return
+    profile = report.player(filters.players[0])
+    if profile is None:
+        OUT.print(f"{escape(filters.players[0])}: no games among those selected")
+    else:
+        OUT.print(profile_renderable(report, profile))
+
+
 def report_command(
-    game: Annotated[str, typer.Argument(help="a record file, or the id of a stored game")],
-    number: Annotated[
-        int | None, typer.Option("--game", help="which game of the file, from 1", min=1)
+    source: Annotated[
+        str,
+        typer.Argument(
+            metavar="SOURCE",
+            help="a record file, a store file (with --id), or the id of a stored game",
+        ),
+    ],
+    number: Annotated[int | None, game_option()] = None,
+    game_id: Annotated[
+        str | None, id_option("the game with this id (an Id tag, or a stored game's id)")
     ] = None,
-    db: Annotated[
-        Path | None,
-        typer.Option("--db", envvar="GETBIT_DB", help=_DB_HELP),
+    db: Annotated[Path | None, db_option()] = None,
+    as_json: Annotated[bool, json_option("one JSON object, for programs")] = False,
+    encoding: Annotated[
+        str | None,
+        encoding_option("a file's text encoding (default: UTF-8, else detected and said)"),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="one JSON object, for programs")] = False,
 ) -> None:
     """One game's summary: ranking, bites by round, cards played per swimmer."""
     from reports.game import game_json, game_renderable, summarise_game
 
-    out, err = _consoles()
-    violations = 0
     try:
-        path = Path(game)
-        if path.is_file() and path.suffix.lower() not in DB_SUFFIXES:
-            game_id, events, violations = _file_game(path, number)
-        else:
-            from store import GameStore
-
-            with GameStore(_store_path(path if path.is_file() else db), create=False) as store:
-                if path.is_file():
-                    raise InputError(f"{path}: a game store; give a stored game's id and --db")
-                found = store.game(game)
-                game_id, events = found.id, store.events(found.id)
-                violations = found.violations
+        game_id, events, violations = _report_game(source, number, game_id, db, encoding)
         if not events:
             raise InputError(f"game {game_id}: its set-up breaks the rules, nothing to report")
         summary = summarise_game(game_id, events)
     except GetbitError as exc:
-        err.print(f"getbit report: {escape(str(exc))}")
+        say_error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
     if as_json:
         write_json(game_json(summary) | {"violations": violations}, indent=2)
     else:
-        out.print(game_renderable(summary))
+        OUT.print(game_renderable(summary))
         if violations:
-            err.print(
-                f"{violations} rule violation{'s' if violations != 1 else ''}: "
-                "see 'getbit validate'"
-            )
+            say_error(f"{plural(violations, 'rule violation')}: see 'getbit validate'")
     raise typer.Exit(EXIT_INVALID if violations else EXIT_OK)
 
 
-def _file_game(path: Path, number: int | None) -> tuple[str, Sequence[Event], int]:
+def _report_game(
+    source: str, number: int | None, game_id: str | None, db: Path | None, encoding: str | None
+) -> tuple[str, Sequence[Event], int]:
+    """The game SOURCE (and ``--game``/``--id``) names: its id, events and violations
+    (a file is read in ``encoding``; None: UTF-8, else detected and said)."""
+    from store import GameStore, default_path
+    from store.stored import lookup_store, source_kind
+
+    kind = source_kind(source)
+    if kind == "file":
+        return _file_game(Path(source), number, game_id, encoding)
+    if kind == "store":
+        if game_id is None:
+            raise InputError(f"{source}: a game store; say which game with --id")
+        store_path, ref = Path(source), game_id
+    else:
+        store_path = lookup_store(db if db is not None else default_path(), source)
+        ref = source
+    with GameStore(store_path, create=False) as store:
+        found = store.game(ref)
+        return found.id, store.events(found.id), found.violations
+
+
+def _file_game(
+    path: Path, number: int | None, game_id: str | None, encoding: str | None
+) -> tuple[str, Sequence[Event], int]:
     from importers import read_file
+    from importers.picking import pick_game
     from reports.sources import game_id_of
 
-    games = read_file(path)
-    n = number or 1
-    if not 1 <= n <= len(games):
-        raise InputError(f"{path}: holds {len(games)} games; there is no game {n}")
-    report = validate_game(games[n - 1])
+    game = pick_game(path, read_file(path, encoding=encoding, say=say_warning), number, game_id)
+    report = validate_game(game)
     if not report.events:  # a syntax error or a broken set-up: there is no game to show
-        first = report.violations[0] if report.violations else f"{path}: game {n}"
+        first = report.violations[0] if report.violations else f"{path}: game {game.index}"
         raise InputError(f"{first} (nothing to report: see 'getbit validate')")
     return game_id_of(report), report.events, len(report.violations)
 

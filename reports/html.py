@@ -12,7 +12,7 @@ from html import escape
 
 from reports.game import GameSummary
 from reports.render import coverage_line
-from reports.stats import StatsReport
+from reports.stats import PlayerStats, StatsReport
 from store.readmodel import VALUES
 
 __all__ = ["html_report"]
@@ -21,6 +21,9 @@ _COLOURS = (
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
     "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
 )
+#: a player's colour is the same in every chart of the page: given by name, in the
+#: order of the report's players, then of any other names a chart shows
+Palette = dict[str, str]
 _MAX_POINTS = 400  # per rating line; longer histories are thinned, the last point kept
 
 _STYLE = """
@@ -29,7 +32,10 @@ h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 2em; }
 table { border-collapse: collapse; margin: 0.5em 0; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
+svg { max-width: 100%; height: auto; }
 svg text { font-family: system-ui, sans-serif; font-size: 12px; fill: #222; }
+.wide { overflow-x: auto; max-width: 100%; }
+@media (max-width: 40em) { body { margin: 0.6em; } }
 .note { color: #555; }
 """
 
@@ -46,14 +52,28 @@ def _num(x: float | None, digits: int = 2) -> str:
     return "-" if x is None else f"{x:.{digits}f}"
 
 
+def _svg(width: float, height: float, title: str) -> str:
+    """An SVG's opening tag: scaled down to the page's width on a narrow screen."""
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{width}" '
+        f'height="{height}" viewBox="0 0 {width} {height}" aria-label="{_e(title)}">'
+        f"<title>{_e(title)}</title>"
+    )
+
+
+def _colour(palette: Palette, name: str) -> str:
+    """The colour of ``name`` (ignoring case) on this page, given it the first time."""
+    key = name.casefold()
+    if key not in palette:
+        palette[key] = _COLOURS[len(palette) % len(_COLOURS)]
+    return palette[key]
+
+
 def _bar_chart(title: str, items: Sequence[tuple[str, float | None, str]]) -> str:
     """Horizontal bars, one per (label, share 0..1, text)."""
     row, label_w, bar_w = 24, 160, 400
     height = row * len(items) + 30
-    out = [
-        (f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{label_w + bar_w + 80}" '
-        f'height="{height}" aria-label="{_e(title)}"><title>{_e(title)}</title>')
-    ]
+    out = [_svg(label_w + bar_w + 80, height, title)]
     for i, (label, share, text) in enumerate(items):
         y = 10 + i * row
         w = 0.0 if share is None else max(0.0, min(1.0, share)) * bar_w
@@ -74,10 +94,7 @@ def _heatmap(
     cell, label_w = 44, 160
     width = label_w + cell * len(columns) + 10
     height = 30 + cell * len(rows)
-    out = [
-        (f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{width}" height="{height}" '
-        f'aria-label="{_e(title)}"><title>{_e(title)}</title>')
-    ]
+    out = [_svg(width, height, title)]
     for j, col in enumerate(columns):
         x = label_w + j * cell + cell / 2
         out.append(f'<text x="{x}" y="18" text-anchor="middle">{_e(col)}</text>')
@@ -105,10 +122,12 @@ def _line_chart(
     series: Sequence[tuple[str, Sequence[tuple[float, float]]]],
     x_label: str,
     y_label: str,
+    palette: Palette,
     invert: bool = False,
     y_whole: bool = False,
 ) -> str:
-    """Lines of (x, y) points, one per labelled series, with a legend."""
+    """Lines of (x, y) points, one per labelled series (each in its name's colour
+    in ``palette``), with a legend."""
     left, top, width, height = 60, 20, 560, 260
     points = [p for _, pts in series for p in pts]
     if not points:
@@ -131,9 +150,7 @@ def _line_chart(
 
     legend_h = 18 * len(series)
     out = [
-        (f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{left + width + 180}" '
-        f'height="{top + height + 50 + max(0, legend_h - height)}" aria-label="{_e(title)}">'
-        f"<title>{_e(title)}</title>"),
+        _svg(left + width + 180, top + height + 50 + max(0, legend_h - height), title),
         (f'<line x1="{left}" y1="{top + height}" x2="{left + width}" y2="{top + height}" '
         'stroke="#888"/>'),
         f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + height}" stroke="#888"/>',
@@ -153,15 +170,17 @@ def _line_chart(
             f'<text x="{px(t):.1f}" y="{top + height + 16}" text-anchor="middle">{t:.0f}</text>'
         )
     for i, (label, pts) in enumerate(series):
-        colour = _COLOURS[i % len(_COLOURS)]
+        colour = _colour(palette, label)
         path = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in pts)
         out.append(
-            f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2"/>'
+            f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2" '
+            f'data-name="{_e(label)}"/>'
         )
         ly = top + 10 + 18 * i
         out.append(
             f'<rect x="{left + width + 12}" y="{ly - 9}" width="12" height="12" '
-            f'fill="{colour}"/><text x="{left + width + 30}" y="{ly + 1}">{_e(label)}</text>'
+            f'fill="{colour}" data-name="{_e(label)}"/>'
+            f'<text x="{left + width + 30}" y="{ly + 1}">{_e(label)}</text>'
         )
     out.append("</svg>")
     return "".join(out)
@@ -180,10 +199,13 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     body = "".join(
         "<tr>" + "".join(f"<td>{_e(c)}</td>" for c in row) + "</tr>" for row in rows
     )
-    return f"<table><thead><tr>{cells}</tr></thead><tbody>{body}</tbody></table>"
+    return (
+        f'<div class="wide"><table><thead><tr>{cells}</tr></thead>'
+        f"<tbody>{body}</tbody></table></div>"
+    )
 
 
-def _positions(game: GameSummary) -> str:
+def _positions(game: GameSummary, palette: Palette) -> str:
     series = []
     for s in game.start_line:
         pts = [(0.0, float(game.start_line.index(s) + 1))]
@@ -193,7 +215,9 @@ def _positions(game: GameSummary) -> str:
             pts.append((float(r.number), float(place)))
         series.append((s, pts))
     title = f"Place in the line by round, game {game.game_id} (1 = front)"
-    chart = _line_chart(title, series, "round (0 = start)", "place", invert=True, y_whole=True)
+    chart = _line_chart(
+        title, series, "round (0 = start)", "place", palette, invert=True, y_whole=True
+    )
     result = f"{game.winner} wins" if game.winner else "unfinished"
     return (
         f"<h2 id=\"positions\">Position by round: game {_e(game.game_id)}</h2>"
@@ -205,8 +229,20 @@ def _positions(game: GameSummary) -> str:
 def html_report(report: StatsReport, game: GameSummary | None = None) -> str:
     """The whole HTML page for ``report``; ``game`` adds its position-by-round chart."""
     players = [p for p in report.players if p.games]
-    swimmers = [p for p in players if p.plays]
-    parts = [
+    palette: Palette = {}
+    for p in players:  # one colour per player, the same in every chart
+        _colour(palette, p.name)
+    parts = [*_head(), *_summary(report, players)]
+    if game is not None:
+        parts.append(_positions(game, palette))
+    parts += [*_ratings(report, palette), *_tables(report, players), *_shark(players)]
+    parts += [*_head_to_head(report), "</body></html>"]
+    return "\n".join(parts)
+
+
+def _head() -> list[str]:
+    """The page's head, its one inline style, and its heading."""
+    return [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         # no scripts at all, and nothing from anywhere else: only the inline style
@@ -216,6 +252,13 @@ def html_report(report: StatsReport, game: GameSummary | None = None) -> str:
         "<title>Get Bit! statistics</title>",
         f"<style>{_STYLE}</style></head><body>",
         "<h1>Get Bit! statistics</h1>",
+    ]
+
+
+def _summary(report: StatsReport, players: Sequence[PlayerStats]) -> list[str]:
+    """What the report covers, the win rates and the card values played."""
+    swimmers = [p for p in players if p.plays]
+    return [
         f'<p id="coverage">{_e(coverage_line(report))}.</p>',
         '<h2 id="win-rates">Win rates</h2>',
         _bar_chart(
@@ -231,17 +274,25 @@ def html_report(report: StatsReport, game: GameSummary | None = None) -> str:
             [[p.plays_by_value[v] / p.plays for v in VALUES] for p in swimmers],
         ),
     ]
-    if game is not None:
-        parts.append(_positions(game))
+
+
+def _ratings(report: StatsReport, palette: Palette) -> list[str]:
+    """The rating chart: each player's rating after each game, in date order."""
     series = [
         (name, _thin([(float(pt.game), pt.ordinal) for pt in pts]))
         for name, pts in report.rating_history.items()
     ]
-    parts += [
+    return [
         '<h2 id="ratings">Rating over time</h2>',
         ('<p class="note">openskill Plackett-Luce, shown as mu - 3 sigma, after each game '
         "in date order.</p>"),
-        _line_chart("Rating over time", series, "games rated", "rating"),
+        _line_chart("Rating over time", series, "games rated", "rating", palette),
+    ]
+
+
+def _tables(report: StatsReport, players: Sequence[PlayerStats]) -> list[str]:
+    """The table of players and that of win rates by starting place."""
+    return [
         '<h2 id="players">Players</h2>',
         _table(
             ("Player", "Games", "Wins", "Win", "Avg rank", "Bites/g", "Devoured",
@@ -267,21 +318,30 @@ def html_report(report: StatsReport, game: GameSummary | None = None) -> str:
             ],
         ),
     ]
+
+
+def _shark(players: Sequence[PlayerStats]) -> list[str]:
+    """The Shark's table, when anyone played it."""
     sharks = [p for p in players if p.shark_games]
-    if sharks:
-        parts += [
-            '<h2 id="shark">The Shark</h2>',
-            _table(
-                ("Player", "Games", "Wins", "Cards", "Hit rate", "Misses", "Hunger left/g"),
-                [
-                    (p.name, p.shark_games, p.shark_wins, p.totals["shark_cards"],
-                     _pct(p.shark_hit_rate), p.totals["shark_misses"],
-                     _num(p.average_hunger_left))
-                    for p in sharks
-                ],
-            ),
-        ]
-    parts += [
+    if not sharks:
+        return []
+    return [
+        '<h2 id="shark">The Shark</h2>',
+        _table(
+            ("Player", "Games", "Wins", "Cards", "Hit rate", "Misses", "Hunger left/g"),
+            [
+                (p.name, p.shark_games, p.shark_wins, p.totals["shark_cards"],
+                 _pct(p.shark_hit_rate), p.totals["shark_misses"],
+                 _num(p.average_hunger_left))
+                for p in sharks
+            ],
+        ),
+    ]
+
+
+def _head_to_head(report: StatsReport) -> list[str]:
+    """Who finished ahead of whom in the games they shared."""
+    return [
         '<h2 id="head-to-head">Head to head</h2>',
         _table(
             ("Player", "Opponent", "Shared games", "Player ahead", "Opponent ahead"),
@@ -290,6 +350,4 @@ def html_report(report: StatsReport, game: GameSummary | None = None) -> str:
                 for h in report.head_to_head
             ],
         ),
-        "</body></html>",
     ]
-    return "\n".join(parts)

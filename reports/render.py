@@ -185,7 +185,8 @@ def coverage_line(report: StatsReport) -> str:
         for why, n in report.games_excluded.items()
         if n or why not in HISTORY_REASONS
     )
-    return f"{report.games_included} games covered; left out: {left}"
+    n = report.games_included
+    return f"{n} game{'' if n == 1 else 's'} covered; left out: {left}"
 
 
 def _players_table(title: str, counts: tuple[str, ...]) -> Table:

@@ -29,6 +29,7 @@ from store.check import check_store
 from store.schema import MIGRATIONS
 from store.store import BatchLost, GameStore
 from store.stored import (
+    DB_SUFFIXES,
     DEFAULT_DB,
     AddResult,
     CheckResult,
@@ -42,6 +43,7 @@ from store.stored import (
 )
 
 __all__ = [
+    "DB_SUFFIXES",
     "DEFAULT_DB",
     "MIGRATIONS",
     "AddResult",

@@ -11,7 +11,7 @@ appends that it supersedes the old game (``revisions``).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +21,8 @@ from console import EXIT_BUG, EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE
 from getbit_events.errors import InputError
 from getbit_events.record import RecordedGame
 from getbit_events.validate import GameReport, validate_game
-from importers import FORMATS, SUFFIXES, find_files
-from store.jobs import Checked, GameFailure, Work, checked_games, files_items
+from importers import find_files, folder_suffixes
+from store.jobs import Checked, GameFailure, Note, Work, checked_games, files_items
 from store.store import BatchLost, GameStore
 from store.stored import AddResult, HistoryEntry
 
@@ -119,6 +119,8 @@ def import_paths(
     fmt: str = "auto",
     valid_only: bool = False,
     on_report: Any = None,
+    encoding: str | None = "utf-8",
+    say: Callable[[str], None] | None = None,
     jobs: int = 1,
 ) -> ImportSummary:
     """Import every game of ``paths`` (folders walked); unreadable files are reported.
@@ -140,16 +142,18 @@ def import_paths(
     ``on_report(item, result_or_None)`` is called for each game once its batch
     is stored: ``item`` is its GameReport (with ``jobs`` > 1, a ``Checked``: the
     same fields a report is read by), an InputError for a file that cannot be
-    read at all, or a GameFailure for a game left out.
+    read at all, or a GameFailure for a game left out. ``encoding`` and ``say``
+    are ``importers.iter_file``'s (None: detected when a file is not UTF-8); ``say``
+    is told once, by this process, in its place among the reports.
     """
     summary = ImportSummary()
-    Item = tuple[GameReport | Checked | InputError | GameFailure, AddResult | None]
+    Item = tuple[GameReport | Checked | InputError | GameFailure | Note, AddResult | None]
     pending: list[Item] = []
     found = list(_walk(paths, fmt))  # every path checked before anything is stored
 
     def store_one(work: Work) -> Item:
         item, new = work
-        if new is None or isinstance(item, InputError | GameFailure):
+        if new is None or isinstance(item, InputError | GameFailure | Note):
             return item, None
         try:
             return item, store.add(new)
@@ -158,7 +162,7 @@ def import_paths(
         except Exception as exc:  # this game only: the next one goes on
             return GameFailure.of(item if isinstance(item, Checked) else item.record, exc), None
 
-    checked = checked_games(files_items(found, fmt), valid_only, jobs)
+    checked = checked_games(files_items(found, fmt, encoding), valid_only, jobs)
     games = map(store_one, checked)
     try:
         while True:
@@ -169,6 +173,10 @@ def import_paths(
                     if len(pending) >= BATCH_GAMES or time.monotonic() - started > BATCH_SECONDS:
                         break
             for report, result in pending:
+                if isinstance(report, Note):  # the encoding of the file that follows
+                    if say is not None:
+                        say(report.text)
+                    continue
                 summary.count(report, result)
                 if on_report is not None:
                     on_report(report, result)
@@ -180,8 +188,8 @@ def import_paths(
 
 
 def _walk(paths: list[Path], fmt: str) -> Iterator[Path]:
-    """The files of ``paths`` in format ``fmt`` (all known ones: ``auto``)."""
-    return find_files(paths, SUFFIXES if fmt == "auto" else FORMATS[fmt])
+    """The files of ``paths`` in format ``fmt`` (``auto``: a folder's GBN and JSON Lines)."""
+    return find_files(paths, folder_suffixes(fmt))
 
 
 @attrs.frozen
@@ -213,13 +221,16 @@ def import_revision(
     reason: str | None = None,
     fmt: str = "auto",
     valid_only: bool = False,
+    encoding: str | None = "utf-8",
+    say: Callable[[str], None] | None = None,
 ) -> Revision:
     """Store the one game of ``paths`` (the corrected record) and append that it
     supersedes game ``target``, in one write transaction: both or neither.
 
     InputError, and nothing written, when ``paths`` hold no game or several, the
     record has syntax errors (or, with ``valid_only``, breaks the rules), or the
-    store refuses the revision (``GameStore.supersede``).
+    store refuses the revision (``GameStore.supersede``). ``encoding`` and ``say``
+    are ``importers.iter_file``'s.
     """
     from importers import iter_file
 
@@ -229,7 +240,7 @@ def import_revision(
             raise InputError(f"{path}: --replaces takes one file, the corrected record")
         if not path.exists():
             raise InputError(f"{path}: no such file")
-        records.extend(iter_file(path, fmt))
+        records.extend(iter_file(path, fmt, encoding=encoding, say=say))
         if len(records) > 1:
             break
     if len(records) != 1:

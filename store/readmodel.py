@@ -77,7 +77,6 @@ Columns (counts are whole numbers, 0 where they do not apply)
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -99,6 +98,7 @@ from getbit_events.events import (
     SwimmerMoved,
 )
 from getbit_events.reducer import Fold
+from importers.reading import iso_date
 
 __all__ = [
     "COLUMNS",
@@ -186,22 +186,6 @@ _LIMBS = 4
 _PLAYS = _COUNTS.index("plays_1") - 1  # plays of value v at _PLAYS + v
 (_BLANK, _TIED, _MOVED, _FRONT, _BACK, _TAKE_BACKS, _DISCARDED, _SHARK_CARDS, _SHARK_BITES,
  _SHARK_EXHAUSTIONS, _SHARK_MISSES) = (_COUNTS.index(c) for c in _COUNTS[_PLAYS + 8:])
-_DATE = re.compile(r"(\d{4})[-./](\d{1,2})[-./](\d{1,2})")
-
-
-def iso_date(text: str | None) -> str | None:
-    """A Date tag as ``YYYY-MM-DD`` (``2026.11.20`` and ``2026/11/20`` too), else None."""
-    if text is None:
-        return None
-    m = _DATE.fullmatch(text.strip())
-    if m is None:
-        return None
-    year, month, day = (int(g) for g in m.groups())
-    if not (1 <= month <= 12 and 1 <= day <= 31):
-        return None
-    return f"{year:04d}-{month:02d}-{day:02d}"
-
-
 def game_status(valid: bool, finished: bool) -> str:
     """The ``status`` column for a validated game (``GameReport.valid``, ``.finished``)."""
     if not valid:

@@ -21,12 +21,14 @@ def rebuild_read_model(
     streams: Callable[[Callable[[Damage], None]], Iterator[tuple[str, list[Event]]]],
     insert_row: str,
     dropped: dict[str, str],
+    on_game: Callable[[], None] | None = None,
 ) -> RebuildResult:
     """Fill the (new, empty) read model from every game's ``streams``, inside a write.
 
     A damaged game, or one whose events do not fold, is left out and said in
     ``RebuildResult.skipped``; ``dropped`` games (superseded, retracted) get rows
-    but are not counted in the totals.
+    but are not counted in the totals. ``on_game()`` is called after each game
+    with events (for progress).
     """
     games = events = rows = 0
     skipped: list[Damage] = []
@@ -48,6 +50,8 @@ def rebuild_read_model(
         batch.extend(game)
         games += 1
         events += len(stream)
+        if on_game is not None:
+            on_game()
         if len(batch) >= 5000:
             rows += len(batch)
             conn.executemany(insert_row, batch)

@@ -373,17 +373,22 @@ class GameStore:
                 return game_id
             length += 4  # another game's hash starts the same: take more of ours
 
-    def rebuild(self) -> RebuildResult:
+    def rebuild(self, on_game: Callable[[], None] | None = None) -> RebuildResult:
         """Recreate the read model from the events, in one transaction.
 
         A damaged game (see :meth:`streams`) is left out of it, and said in
-        ``RebuildResult.skipped``; the others are rebuilt.
+        ``RebuildResult.skipped``; the others are rebuilt. ``on_game()`` is called
+        after each game with events (for progress; :meth:`count` gives the total).
         """
         try:
             with self._write():
                 create_read_model(self.db)
                 return rebuild_read_model(
-                    self._conn, self.streams, self._insert_row, revisions.dropped(self._conn)
+                    self._conn,
+                    self.streams,
+                    self._insert_row,
+                    revisions.dropped(self._conn),
+                    on_game,
                 )
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: could not rebuild: {exc}") from None

@@ -17,13 +17,14 @@ from typing import Any
 
 import attrs
 
-from getbit_events.errors import StoreError
+from getbit_events.errors import InputError, StoreError
 from getbit_events.record import Violation
 from getbit_events.validate import GameReport
 from importers.wire import payload_json
 from store import readmodel
 
 __all__ = [
+    "DB_SUFFIXES",
     "DEFAULT_DB",
     "GENESIS",
     "AddResult",
@@ -40,19 +41,46 @@ __all__ = [
     "digest",
     "game_hash",
     "kept_violations",
+    "lookup_store",
     "read_head",
     "rows_digest",
+    "source_kind",
     "status_of",
     "utc_now",
 ]
 
 DEFAULT_DB = "getbit.db"
+#: the file endings of a game store: a command given such a file reads it as a store
+DB_SUFFIXES = (".db", ".sqlite", ".sqlite3")
 _HEADER = b"SQLite format 3\x00"
 
 
 def utc_now() -> str:
     """The time now in UTC, to the second, as the store writes it (ISO 8601)."""
     return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
+
+
+def source_kind(source: str) -> str:
+    """What a command's SOURCE names: ``"file"`` (a record file), ``"store"`` (a file
+    ending in one of ``DB_SUFFIXES``) or ``"id"`` (a stored game's id, to look up in
+    the store of ``--db``); an ``InputError`` for a folder or a file that is not
+    there, said the same way by every command."""
+    path = Path(source)
+    if path.is_dir():
+        raise InputError(f"{source}: a folder; give one record file, or a stored game's id")
+    if path.is_file():
+        return "store" if path.suffix.lower() in DB_SUFFIXES else "file"
+    if path.suffix or os.sep in source or "/" in source:
+        raise InputError(f"{source}: no such file")
+    return "id"
+
+
+def lookup_store(db: Path, ref: str) -> Path:
+    """``db``, the store to look the stored game ``ref`` up in; an ``InputError`` when
+    there is none (a look-up never creates a store), said the same way by every command."""
+    if not db.is_file():
+        raise InputError(f"{ref}: no such file, and no game store at {db} (see --db)")
+    return db
 
 
 def default_path() -> Path:

@@ -320,7 +320,7 @@ def test_a_missing_path_does_not_stop_the_others_being_read(tmp_path: Path) -> N
     (tmp_path / "good.gbn").write_text(R8_GAME, encoding="utf-8")
     result = getbit("nowhere.gbn", "good.gbn", cwd=tmp_path)
     assert result.returncode == 2
-    assert result.stderr.strip() == "nowhere.gbn: no such file or folder"
+    assert result.stderr.strip() == "getbit validate: nowhere.gbn: no such file or folder"
     assert "good.gbn game 1 (line 1): ok" in result.stdout
     assert result.stdout.splitlines()[-1] == "1 game: 1 valid (0 unfinished), 0 with violations"
 
@@ -367,10 +367,13 @@ def test_misuse_exits_2(args: tuple[str, ...], tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
-def test_an_empty_file_is_zero_games(tmp_path: Path) -> None:
+def test_an_empty_file_is_zero_games_a_warning_and_exit_2(tmp_path: Path) -> None:
+    # nothing was checked: a program must not take it for "all good" (exit 2, as for
+    # a file that cannot be read)
     (tmp_path / "empty.gbn").write_text("# nothing yet\n", encoding="utf-8")
     result = getbit("empty.gbn", cwd=tmp_path)
-    assert result.returncode == 0
+    assert result.returncode == 2
+    assert result.stderr.strip() == "warning: no games in empty.gbn"
     assert result.stdout.splitlines()[-1] == "0 games: 0 valid (0 unfinished), 0 with violations"
 
 
@@ -552,8 +555,8 @@ def test_a_crash_checking_one_game_loses_no_other_game(
     assert code == 3
     size = R8_GAME.count("\n")
     said = (
-        f"three.gbn:{size + 1}: game 2: not checked: internal error (a bug, please report "
-        "it): ZeroDivisionError: division by zero"
+        f"getbit validate: three.gbn:{size + 1}: game 2: not checked: internal error (a bug, "
+        "please report it): ZeroDivisionError: division by zero"
     )
     assert err.splitlines() == [said]
     assert out.splitlines() == [
@@ -571,7 +574,7 @@ def test_games_read_before_a_file_turns_out_unreadable_still_count(
     import importers
     from importers.gbn import read_gbn
 
-    def halfway(path: Any, fmt: str = "auto", source: str | None = None) -> Any:
+    def halfway(path: Any, fmt: str = "auto", source: str | None = None, **_: Any) -> Any:
         yield from read_gbn(R8_GAME, str(path))
         raise InputError(f"{path}:13:1: cannot read on")
 
@@ -580,7 +583,7 @@ def test_games_read_before_a_file_turns_out_unreadable_still_count(
     monkeypatch.chdir(tmp_path)
     code, out, err = _validate_in_process(monkeypatch, capsys, "half.gbn")
     assert code == 2
-    assert err.splitlines() == ["half.gbn:13:1: cannot read on"]
+    assert err.splitlines() == ["getbit validate: half.gbn:13:1: cannot read on"]
     assert out.splitlines() == [
         "half.gbn game 1 (line 1): ok (C wins)",
         "1 game: 1 valid (0 unfinished), 0 with violations",

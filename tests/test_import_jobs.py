@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 
 from cli import app
 from getbit_events.simulate import simulate_games
+from importers import workers
 from importers.gbn import write_gbn
 from importers.jsonl import write_jsonl
 from store import GameStore, adding, check_store, jobs
@@ -84,7 +85,9 @@ def test_one_job_or_several_store_the_same(
         assert check_store(db).ok
     code, _, err, _ = said[1]
     assert code == 1  # games that break the rules or cannot be read: said as they are
-    assert "c.gbn:1:" in err
+    # c.gbn is not UTF-8: read as detected, said once (by the writer) whatever the jobs
+    assert err.count("c.gbn: not UTF-8 text; read as") == 1
+    assert "c.gbn:2:1: round 1: Dee is still in the game but plays no card" in err
     assert "a.gbn game 26" in err
     assert said[2] == said[1]
     assert said[3] == said[1]
@@ -127,8 +130,9 @@ def test_a_bug_in_checking_a_game_costs_only_that_game(
         assert "a.gbn:" in err
         assert "ZeroDivisionError: boom (please report it)" in err
         with GameStore(db) as store:
-            # a.gbn's 25 and its invalid one, b.jsonl's 15 new, d.gbn's 9; less the one
-            assert store.count() == 25 + 1 + 15 + 9 - 1
+            # a.gbn's 25 and its invalid one, b.jsonl's 15 new, c.gbn's (read as
+            # detected, invalid), d.gbn's 9; less the one
+            assert store.count() == 25 + 1 + 15 + 1 + 9 - 1
 
 
 _KILLED_IMPORT = """
@@ -183,7 +187,7 @@ def test_a_kill_mid_import_with_workers_leaves_no_half_game(tmp_path: Path) -> N
 def test_validate_says_the_same_whatever_the_jobs(
     records: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, as_json: list[str]
 ) -> None:
-    monkeypatch.setattr(jobs, "CHUNK", 3)
+    monkeypatch.setattr(workers, "CHUNK", 3)  # validate's workers (it loads no store)
     missing = str(tmp_path / "none.gbn")
     said = [
         _run("validate", "--jobs", str(n), *as_json, str(records), missing) for n in (1, 2, 3)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from getbit_events.errors import InputError
-from importers import FORMATS, find_files
+from importers import FORMATS, find_files, folder_suffixes
 
 
 @pytest.fixture
@@ -20,8 +20,14 @@ def tree(tmp_path: Path) -> Path:
 
 
 def test_a_folder_gives_its_record_files_at_any_depth_sorted(tree: Path) -> None:
+    # .gbn and .jsonl: a .csv in a folder may be a spreadsheet (stats --csv), not a record
     found = [p.relative_to(tree).as_posix() for p in find_files([tree])]
-    assert found == ["a.GBN", "b.gbn", "sub/c.jsonl", "sub/d.csv", "sub/deep/e.gbn"]
+    assert found == ["a.GBN", "b.gbn", "sub/c.jsonl", "sub/deep/e.gbn"]
+
+
+def test_a_folder_gives_its_csv_files_only_for_format_csv(tree: Path) -> None:
+    assert [p.name for p in find_files([tree], folder_suffixes("csv"))] == ["d.csv"]
+    assert "d.csv" not in [p.name for p in find_files([tree], folder_suffixes("auto"))]
 
 
 def test_a_format_narrows_a_folder_to_its_endings(tree: Path) -> None:
@@ -32,7 +38,7 @@ def test_a_format_narrows_a_folder_to_its_endings(tree: Path) -> None:
 def test_a_file_is_given_as_named_whatever_its_ending(tree: Path) -> None:
     named = [tree / "notes.txt", tree / "sub", tree / "b.gbn"]
     found = [p.relative_to(tree).as_posix() for p in find_files(named)]
-    assert found == ["notes.txt", "sub/c.jsonl", "sub/d.csv", "sub/deep/e.gbn", "b.gbn"]
+    assert found == ["notes.txt", "sub/c.jsonl", "sub/deep/e.gbn", "b.gbn"]
 
 
 def test_a_missing_path_is_an_input_error_when_reached(tree: Path) -> None:

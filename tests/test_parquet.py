@@ -179,12 +179,12 @@ def test_an_empty_selection_still_has_the_columns(store: Path, tmp_path: Path) -
     ("args", "said"),
     [
         (["--all", "--format", "parquet"], "give -o DIR"),
-        (["--format", "parquet", "-o", "{tmp}/x"], "give game ids, or --all"),
         (["abc", "--all", "--format", "parquet", "-o", "{tmp}/x"], "not both"),
+        (["abc", "--status", "valid", "--format", "parquet", "-o", "{tmp}/x"], "not both"),
         (["--all", "--format", "parquet", "-o", "{tmp}/full"], "not an empty folder"),
-        (["--all", "--format", "parquet", "-o", "{tmp}/x", "--status", "won"], "status must"),
-        (["--all", "--format", "xml"], "gbn, jsonl or parquet"),
-        (["--all"], "are for --format parquet"),
+        (["--all", "--format", "parquet", "-o", "{tmp}/x", "--status", "won"],
+         "'won' is not one of 'valid', 'invalid', 'unfinished'"),
+        (["--all", "--format", "xml"], "'xml' is not one of 'gbn', 'jsonl', 'parquet'"),
         (["--format", "parquet", "-o", "{tmp}/x", "nosuchgame"], "no game 'nosuchgame'"),
     ],
 )

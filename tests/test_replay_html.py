@@ -152,3 +152,52 @@ def test_violations_show_at_their_round(browser: Any, tmp_path: Path) -> None:
     assert "round 2: John is recorded bitten" in page.inner_text("#violations")
     assert "4 violation(s) in this record" in page.inner_text("#seen")
     page.close()
+
+
+# -- issue 14: the title, a phone's width, lost limbs ------------------------------
+
+
+def test_the_title_is_the_event_and_date_of_the_game(browser: Any, tmp_path: Path) -> None:
+    path = tmp_path / "friday.html"
+    path.write_text(write_html(load("fixtures/games/friday-club.gbn")), encoding="utf-8")
+    page, _, _ = _open(browser, path)
+    assert page.title() == "Get Bit! replay: Friday club, 2026-11-20"
+    assert page.inner_text("#title") == "Get Bit! replay: Friday club, 2026-11-20"
+    assert "fixtures/games/friday-club.gbn game 1" in page.inner_text("#seen")  # still said
+    page.close()
+
+
+def test_a_game_without_event_or_date_keeps_its_file_title() -> None:
+    data = page_data(load("fixtures/games/sim-shark-5.gbn"))
+    assert data["title"] == data["from"] == "fixtures/games/sim-shark-5.gbn game 1"
+
+
+def test_nothing_scrolls_sideways_on_a_phone(browser: Any, tmp_path: Path) -> None:
+    path = tmp_path / "shark.html"  # five swimmers and the Shark: a 760 px drawing
+    path.write_text(write_html(load("fixtures/games/sim-shark-5.gbn")), encoding="utf-8")
+    page, _, _ = _open(browser, path)
+    assert float(page.locator("#line").get_attribute("width") or 0) >= 760
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.keyboard.press("End")
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+    box = page.locator("#line").bounding_box()
+    assert box is not None
+    assert box["width"] <= 390
+    assert box["height"] > 60  # scaled, not squashed away
+    page.close()
+
+
+def test_lost_limbs_are_drawn_to_be_seen(browser: Any, tmp_path: Path) -> None:
+    path = tmp_path / "shark.html"
+    path.write_text(write_html(load("fixtures/games/sim-shark-5.gbn")), encoding="utf-8")
+    page, _, _ = _open(browser, path)
+    page.keyboard.press("End")
+    lost = page.locator("#line line.limb.lost")
+    assert lost.count() > 0
+    for k in range(lost.count()):
+        limb = lost.nth(k)
+        assert float(limb.get_attribute("stroke-width") or 0) >= 3
+        assert limb.get_attribute("opacity") in (None, "1")
+    # each lost limb ends in a red cross
+    assert page.locator("#line path.stump").count() == lost.count()
+    page.close()

@@ -80,3 +80,33 @@ def test_a_browser_shows_it_and_runs_nothing(browser: Any, tmp_path: Path) -> No
     assert box["width"] > 300
     assert box["height"] > 100
     assert "12 games covered" in page.inner_text("#coverage")
+
+
+# -- issue 14: one colour per player, a phone's width -----------------------------
+
+
+def test_a_player_has_one_colour_in_every_chart(browser: Any, tmp_path: Path) -> None:
+    path = tmp_path / "stats.html"
+    path.write_text(PAGE, encoding="utf-8")
+    page = open_page(browser, path).page
+    colours: dict[str, set[str]] = {}
+    charts: dict[str, int] = {}
+    for line in page.locator("svg polyline[data-name]").all():
+        name = line.get_attribute("data-name") or ""
+        colours.setdefault(name, set()).add(line.get_attribute("stroke") or "")
+        charts[name] = charts.get(name, 0) + 1
+    assert any(n == 2 for n in charts.values())  # names drawn in both line charts
+    assert {name: len(c) for name, c in colours.items()} == dict.fromkeys(colours, 1)
+    swatches = page.locator("svg rect[data-name]").all()
+    for swatch in swatches:  # and each legend swatch is its line's colour
+        assert {swatch.get_attribute("fill")} == colours[swatch.get_attribute("data-name") or ""]
+    page.close()
+
+
+def test_nothing_scrolls_sideways_on_a_phone(browser: Any, tmp_path: Path) -> None:
+    path = tmp_path / "stats.html"
+    path.write_text(PAGE, encoding="utf-8")
+    page = open_page(browser, path).page
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+    page.close()

@@ -130,10 +130,10 @@ def test_games_lists_the_latest_revision_and_all_of_them_with_all(
 ) -> None:
     old, fixed = club
     _run(runner, "import", str(fixed), "--db", str(db), "--replaces", old)
-    code, out, _ = _run(runner, "games", "--db", str(db))
+    code, out, err = _run(runner, "games", "--db", str(db))
     assert code == 0
     assert old not in out
-    assert "1 game (1 superseded not listed: see --all)" in out
+    assert "1 game (1 superseded not listed: see --all)" in err  # piped: the count apart
     code, out, _ = _run(runner, "games", "--db", str(db), "--all", "--json")
     rows = [json.loads(line) for line in out.splitlines()]
     assert [(r["id"] == old, r["history"]) for r in rows] == [(True, "superseded"), (False, None)]
@@ -181,8 +181,8 @@ def test_a_retracted_game_is_left_out_and_kept(
     data = _stats(runner, db)
     assert data["games_included"] == 0
     assert data["games_excluded"]["retracted"] == 1  # type: ignore[index]
-    _, out, _ = _run(runner, "games", "--db", str(db))
-    assert "0 games (1 retracted not listed: see --all)" in out
+    _, _, err = _run(runner, "games", "--db", str(db))
+    assert "0 games (1 retracted not listed: see --all)" in err
     _, out, _ = _run(runner, "show", old, "--db", str(db))
     assert "retracted on " in out
     assert "(a test game): not counted" in out

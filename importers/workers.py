@@ -1,0 +1,126 @@
+"""Work on the records of files done in worker processes and handed back in the
+order of the input (``import --jobs N``, ``validate --jobs N``): ``in_order``.
+
+Every worker reads the same files in the same order (the readers are
+deterministic, so all agree on what the k-th item is) and takes its share:
+chunk ``c`` of ``CHUNK`` items is worker ``c % N``'s. Nothing but the results
+crosses a pipe, each worker's on a queue of its own, at most ``AHEAD`` chunks
+ahead of the one process that takes them: chunk 0 from worker 0, chunk 1 from
+worker 1, ..., so the results come in input order whatever N. Memory is bounded
+by ``N * AHEAD * CHUNK`` results. Loaded only by the commands that run workers
+(``multiprocessing`` is not for ``getbit -h``).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import queue
+from collections.abc import Callable, Generator, Iterable
+from typing import Any, TypeVar
+
+__all__ = ["AHEAD", "CHUNK", "bug", "default_jobs", "in_order"]
+
+#: Items (games, or files that cannot be read) a worker sends back at once.
+CHUNK = 64
+#: Chunks a worker may have made that the writer has not taken yet.
+AHEAD = 2
+
+
+def default_jobs() -> int:
+    """The number of cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def bug(exc: BaseException) -> str:
+    """An internal error on one line: its type and message, never a traceback."""
+    said = " ".join(str(exc).split())[:300] or "(no message)"
+    return f"{type(exc).__name__}: {said} (please report it)"
+
+
+_T = TypeVar("_T")
+_R = TypeVar("_R")
+
+
+def in_order(
+    items: Callable[[], Iterable[_T]],
+    work: Callable[[_T], _R],
+    jobs: int,
+    chunk: int | None = None,
+) -> Generator[_R, None, None]:
+    """``work(item)`` for every item of ``items()``, in ``jobs`` worker processes,
+    given back in the order of the items. Every worker calls ``items()`` and
+    takes its share (so ``items()`` must give the same items each time); what
+    ``work`` gives must pickle. Closing the generator stops the workers.
+    ``chunk``: items a worker sends back at once (default ``CHUNK``)."""
+    size = CHUNK if chunk is None else chunk
+    context = multiprocessing.get_context("fork")  # the workers start as this process is
+    queues = [context.Queue(AHEAD) for _ in range(jobs)]
+    workers = [
+        context.Process(
+            target=_worker, args=(items, work, w, jobs, size, queues[w], os.getpid()), daemon=True
+        )
+        for w in range(jobs)
+    ]
+    for worker in workers:
+        worker.start()
+    try:
+        chunk = 0
+        while True:
+            got = queues[chunk % jobs].get()
+            if got is None:  # its share is done: so is every chunk after this one
+                return
+            if isinstance(got, BaseException):
+                raise got
+            yield from got
+            chunk += 1
+    finally:
+        for worker in workers:
+            if worker.is_alive():
+                worker.kill()
+            worker.join()
+        for q in queues:
+            q.close()
+
+
+def _worker(
+    items: Callable[[], Iterable[_T]],
+    work: Callable[[_T], _R],
+    me: int,
+    jobs: int,
+    chunk: int,
+    out: Any,
+    parent: int,
+) -> None:
+    """One worker: its share of the items, chunk by chunk, then None."""
+
+    def send(value: object) -> None:
+        while True:  # the writer gone (killed): stop, do not wait for it forever
+            try:
+                out.put(value, timeout=1.0)
+                return
+            except queue.Full:
+                if os.getppid() != parent:
+                    os._exit(1)
+
+    try:
+        done: list[_R] = []
+        for position, item in enumerate(items()):
+            if (position // chunk) % jobs != me:
+                continue
+            done.append(work(item))
+            if (position + 1) % chunk == 0:
+                send(done)
+                done = []
+        if done:
+            send(done)
+        send(None)
+    except BaseException as exc:  # a bug here: the writer says so
+        send(RuntimeError(bug(exc)))
+    out.close()
+    out.join_thread()
+
+

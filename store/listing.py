@@ -1,0 +1,198 @@
+"""Which stored games ``getbit games`` lists and ``getbit export`` writes: the
+filters both take and ``--all``, applied to the games rows (no replay, no SQL of
+its own), and the event streams of the games chosen."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from itertools import islice
+
+import attrs
+
+from getbit_events.errors import GetbitError, InputError
+from getbit_events.events import Event
+from getbit_events.rules import VARIANTS
+from store.readmodel import iso_date
+from store.store import GameStore
+from store.stored import Damage, StoredGame
+
+__all__ = [
+    "HEADER",
+    "STATUSES",
+    "GameFilter",
+    "Listing",
+    "event_streams",
+    "list_games",
+    "tab_line",
+    "tag",
+]
+
+STATUSES: tuple[str, ...] = ("valid", "invalid", "unfinished")
+
+
+def tag(game: StoredGame, name: str) -> str | None:
+    """The value of the game's tag ``name`` (ignoring case), or None."""
+    for key, value in game.tags:
+        if key.casefold() == name.casefold():
+            return value
+    return None
+
+
+@attrs.frozen
+class GameFilter:
+    """What to list; empty fields select everything. ``since``/``until`` compare the
+    Date tag (both ends included; games with no Date the reports can read are left
+    out then); ``limit`` keeps the first N games that pass, in import order."""
+
+    player: str | None = None
+    status: str | None = None
+    variant: str | None = None
+    since: str | None = None
+    until: str | None = None
+    limit: int | None = None
+
+    @classmethod
+    def make(
+        cls,
+        player: str | None = None,
+        status: str | None = None,
+        variant: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        limit: int | None = None,
+    ) -> GameFilter:
+        """Filters from command-line strings (InputError on a bad value, saying why)."""
+        if status is not None and status not in STATUSES:
+            raise InputError(f"--status is valid, invalid or unfinished, not {status}")
+        if variant is not None and variant.casefold() not in VARIANTS:
+            raise InputError(f"--variant is one of {', '.join(VARIANTS)}, not {variant}")
+        if limit is not None and limit < 0:
+            raise InputError(f"--limit is a number of games, 0 or more, not {limit}")
+        return cls(
+            player,
+            status,
+            variant.casefold() if variant is not None else None,
+            _date(since, "--since"),
+            _date(until, "--until"),
+            limit,
+        )
+
+    def keeps(self, game: StoredGame) -> bool:
+        """Whether ``game`` passes the filters other than ``player``, ``status`` and
+        ``limit`` (the store's query applies the first two)."""
+        if self.variant is not None and game.variant != self.variant:
+            return False
+        if self.since is None and self.until is None:
+            return True
+        date = iso_date(tag(game, "Date"))
+        if date is None:
+            return False
+        return (self.since is None or date >= self.since) and (
+            self.until is None or date <= self.until
+        )
+
+
+def _date(text: str | None, option: str) -> str | None:
+    if text is None:
+        return None
+    value = iso_date(text)
+    if value is None:
+        raise InputError(f"{option} is a date like 2026-11-20, not {text!r}")
+    return value
+
+
+#: the columns of ``getbit games``: header, and the text of a game's cell
+_COLUMNS: tuple[tuple[str, Callable[[StoredGame], str]], ...] = (
+    ("id", lambda g: g.id),
+    ("status", lambda g: g.status),
+    ("date", lambda g: tag(g, "Date") or ""),  # as recorded
+    ("event", lambda g: tag(g, "Event") or ""),
+    ("variant", lambda g: g.variant or ""),
+    ("swimmers", lambda g: ", ".join(g.swimmers)),
+    ("winner", lambda g: g.winner or ""),
+    ("rounds", lambda g: str(g.rounds)),
+    ("source", lambda g: f"{g.source}:{g.source_line}" if g.source else ""),
+)
+HEADER: tuple[str, ...] = tuple(name for name, _ in _COLUMNS)
+
+
+@attrs.frozen
+class Listing:
+    """The games a filter selects, and why each one the history leaves out is
+    (``superseded``, ``retracted``), for those listed and those not."""
+
+    games: list[StoredGame]
+    dropped: dict[str, str]
+    hidden: dict[str, int]  # why -> how many games passing the filters it leaves out
+
+    def rows(self) -> list[list[str]]:
+        """Each game's cells under HEADER (its status marked when the history drops it)."""
+        rows = []
+        for game in self.games:
+            row = [get(game) for _, get in _COLUMNS]
+            if game.id in self.dropped:
+                row[1] += f" ({self.dropped[game.id]})"
+            rows.append(row)
+        return rows
+
+
+def tab_line(cells: Sequence[str], shown: Callable[[str], str]) -> str:
+    """One tab-separated line: a tab or line end in a cell is a space, and ``shown``
+    writes any other control character as the terminal would (its escape)."""
+    return "\t".join(shown(c.translate(_BLANKS)) for c in cells) + "\n"
+
+
+_BLANKS = str.maketrans("\t\r\n", "   ")
+
+
+def list_games(
+    store: GameStore,
+    chosen: GameFilter,
+    everything: bool = False,
+    on_damaged: Callable[[Damage], None] | None = None,
+) -> Listing:
+    """The stored games ``chosen`` selects, in import order (``everything``: the
+    superseded and retracted too); damaged rows go to ``on_damaged``."""
+    dropped = store.dropped()
+    found = store.games(
+        player=chosen.player, status=chosen.status, on_damaged=on_damaged, everything=True
+    )
+    passing: Iterator[StoredGame] = (g for g in found if chosen.keeps(g))
+    hidden: dict[str, int] = {}
+    kept: list[StoredGame] = []
+    for game in passing:
+        why = dropped.get(game.id)
+        if why is not None:
+            hidden[why] = hidden.get(why, 0) + 1
+            if not everything:
+                continue
+        kept.append(game)
+    if chosen.limit is not None:
+        kept = list(islice(kept, chosen.limit))
+    return Listing(kept, dropped, hidden)
+
+
+def event_streams(
+    store: GameStore, refs: list[str], chosen: bool
+) -> tuple[list[tuple[str, list[Event]]], list[GetbitError]]:
+    """The event streams of the games ``refs`` name, and why each one that could not
+    be read could not (the others are exported). A game whose set-up broke the rules
+    has no events: an error when named, left out when ``chosen`` as ``games`` lists."""
+    streams = []
+    problems: list[GetbitError] = []
+    for ref in refs:
+        try:
+            stored = store.game(ref)
+            events = store.events(stored.id)
+            if not events:
+                if chosen:
+                    continue
+                raise InputError(
+                    f"game {stored.id} has no events (its set-up breaks the rules): "
+                    "there is nothing to export"
+                )
+        except GetbitError as exc:
+            problems.append(exc)
+            continue
+        streams.append((stored.id, events))
+    return streams, problems

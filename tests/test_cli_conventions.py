@@ -1,0 +1,211 @@
+"""The conventions every ``getbit`` command keeps (docs/cli.md): one table of options
+that is the real one, -h, --version, completion, readable help, one vocabulary."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import get_args
+
+import pytest
+import typer
+from typer.main import get_command
+from typer.testing import CliRunner
+
+from cli import ELSEWHERE, app, commands
+from console.options import BOT_CHOICES, VARIANT_CHOICES, Bot, Variant
+from getbit_events.rules import VARIANTS
+from getbit_events.simulate import BOTS
+
+ROOT = Path(__file__).resolve().parent.parent
+FRIDAY = ROOT / "fixtures" / "games" / "friday-club.gbn"
+GROUP = get_command(app)
+COMMANDS = sorted(commands())
+
+
+def _real_options() -> set[tuple[str, str]]:
+    """(command, option) for every visible option and argument of the real commands."""
+    found = set()
+    for param in GROUP.params:
+        if not param.hidden:  # type: ignore[attr-defined]
+            found.add(("getbit", "/".join(param.opts)))
+    for name in COMMANDS:
+        for param in commands()[name].params:
+            if getattr(param, "hidden", False) or "--help" in param.opts:
+                continue
+            if param.param_type_name == "argument":
+                found.add((name, str(param.metavar)))
+            else:
+                found.add((name, "/".join((*param.opts, *param.secondary_opts))))
+    return found
+
+
+def _table() -> set[tuple[str, str]]:
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    table = text.split("<!-- options -->")[1].split("<!-- /options -->")[0]
+    rows = re.findall(r"^\| (\S+) \| `([^`]+)` \|", table, re.MULTILINE)
+    assert len(rows) == len(set(rows)), "a row twice"
+    return set(rows)
+
+
+def test_the_table_in_docs_lists_exactly_the_real_options() -> None:
+    assert _table() == _real_options()
+
+
+@pytest.mark.parametrize("command", [[], *([c] for c in COMMANDS)])
+def test_help_is_readable_and_h_is_help(command: list[str]) -> None:
+    runner = CliRunner()
+    short = runner.invoke(app, [*command, "-h"])
+    assert short.exit_code == 0
+    assert short.stdout == runner.invoke(app, [*command, "--help"]).stdout
+    for python in ("<list[", "<str>", "<int", "<bool>", "<path>", "<Path>", "<float"):
+        assert python not in short.stdout, (command, python)
+
+
+def test_choices_are_the_cores() -> None:
+    assert get_args(Variant) == VARIANT_CHOICES == VARIANTS
+    assert get_args(Bot) == BOT_CHOICES == BOTS
+
+
+def test_version_says_which_build() -> None:
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert re.fullmatch(
+        r"getbit \S+, (compiled build \(mypyc\)|pure Python build), Python [\d.]+\n",
+        result.stdout,
+    )
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_completion_script_for_each_shell(shell: str) -> None:
+    getbit = Path(sys.executable).with_name("getbit")
+    result = subprocess.run(
+        [str(getbit), "--show-completion", shell], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert "_GETBIT_COMPLETE" in result.stdout
+
+
+def test_completion_answers_the_shell() -> None:
+    getbit = Path(sys.executable).with_name("getbit")
+    env = {"_GETBIT_COMPLETE": "complete_bash", "COMP_WORDS": "getbit val", "COMP_CWORD": "1"}
+    result = subprocess.run(
+        [str(getbit)], capture_output=True, text=True, check=False,
+        env={**dict(__import__("os").environ), **env},
+    )
+    assert "validate" in result.stdout, result.stderr
+
+
+def _run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, list(args))
+    return result.exit_code, result.stderr
+
+
+def test_replay_and_report_say_a_missing_file_the_same_way() -> None:
+    assert _run("replay", "nosuch.gbn") == (2, "getbit replay: nosuch.gbn: no such file\n")
+    assert _run("report", "nosuch.gbn") == (2, "getbit report: nosuch.gbn: no such file\n")
+
+
+def test_one_game_is_not_games() -> None:
+    for command in ("replay", "report"):
+        code, err = _run(command, str(FRIDAY), "--game", "4")
+        assert code == 2
+        assert err.endswith("friday-club.gbn: holds 1 game; there is no game 4\n")
+
+
+def test_stats_id_is_not_silently_ignored() -> None:
+    code, err = _run("stats", str(FRIDAY), "--id", "x")
+    assert (code, err) == (2, "getbit stats: --id goes with --html (the game its chart follows)\n")
+    code, err = _run("stats", str(FRIDAY), "--game", "x", "--html", "x.html")
+    assert code == 2
+    assert "say --id x" in err
+
+
+def test_a_misused_command_line_is_one_error_line() -> None:
+    code, err = _run("replay", str(FRIDAY), "--game", "0")
+    assert code == 2
+    assert err.startswith("getbit replay: Invalid value for '--game'")
+    assert err.endswith("(see 'getbit replay -h')\n")
+    code, err = _run("valdate")
+    assert (code, err) == (
+        2, "getbit: No such command 'valdate'. Did you mean 'validate'? (see 'getbit -h')\n"
+    )
+
+
+def test_replay_and_report_pick_a_game_the_same_way(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.gbn"
+    empty.write_text("", encoding="utf-8")
+    for command in ("replay", "report"):
+        assert _run(command, str(empty)) == (2, f"getbit {command}: {empty}: holds no game\n")
+        code, err = _run(command, str(FRIDAY), "--game", "1", "--id", "x")
+        assert (code, err) == (2, f"getbit {command}: give --game or --id, not both\n")
+        code, err = _run(command, "nosuch", "--db", str(tmp_path / "none.db"))
+        assert code == 2
+        assert err == (
+            f"getbit {command}: nosuch: no such file, and no game store at "
+            f"{tmp_path / 'none.db'} (see --db)\n"
+        )
+
+
+def test_report_takes_a_store_file_and_an_id_as_replay_does(tmp_path: Path) -> None:
+    from getbit_events.validate import validate_game
+    from importers.gbn import read_gbn_file
+    from store import GameStore
+
+    db = tmp_path / "games.db"
+    with GameStore(db) as store:
+        [game] = read_gbn_file(FRIDAY)
+        stored = store.add(validate_game(game))
+    code, err = _run("report", str(db))
+    assert (code, err) == (2, f"getbit report: {db}: a game store; say which game with --id\n")
+    result = CliRunner().invoke(app, ["report", str(db), "--id", stored.game_id[:6], "--json"])
+    assert result.exit_code in (0, 1), result.stderr
+    assert stored.game_id in result.stdout
+
+
+def test_commands_load_when_asked_for_and_list_as_they_are() -> None:
+    """``getbit -h`` lists every command without importing the store, charset
+    detection, progress bars, Parquet or worker processes (its short help read
+    from the source is the loaded command's own), and ELSEWHERE names every
+    command its modules register."""
+    code = (
+        "import sys; sys.argv = ['getbit', '-h']\n"
+        "import cli\n"
+        "try:\n    cli.main()\nexcept SystemExit:\n    pass\n"
+        "heavy = ('store', 'sqlite_utils', 'charset_normalizer', 'rich.progress',"
+        " 'console.progress', 'pyarrow', 'multiprocessing')\n"
+        "print(sorted(m for m in sys.modules if m in heavy or m.split('.')[0] in heavy))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.splitlines()[-1] == "[]"
+    listed = CliRunner().invoke(app, ["-h"]).stdout
+    every = commands()
+    for name in COMMANDS:
+        short = every[name].get_short_help_str(80 - 6 - max(map(len, COMMANDS)))
+        assert f"  {name.ljust(max(map(len, COMMANDS)))}  {short}" in listed
+    import importlib
+
+    for module in {m for m, _ in ELSEWHERE.values()}:
+        registered = typer.Typer()
+        importlib.import_module(module).register(registered)  # type: ignore[attr-defined]
+        names = {info.name for info in registered.registered_commands}
+        assert names == {n for n, (m, _) in ELSEWHERE.items() if m == module}
+        for info in registered.registered_commands:
+            assert ELSEWHERE[str(info.name)][1] == info.callback.__name__  # type: ignore[union-attr]
+
+
+def test_validate_checks_without_the_store() -> None:
+    """``validate`` (with its Date warnings and its bar) never imports the store."""
+    code = (
+        f"import sys; sys.argv = ['getbit', 'validate', {str(FRIDAY)!r}]\n"
+        "import cli\n"
+        "try:\n    cli.main()\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('store', 'sqlite_utils')))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "[]"
