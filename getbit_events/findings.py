@@ -8,6 +8,7 @@ round.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from difflib import get_close_matches
 
 from getbit_events.board import Board
 from getbit_events.events import SourcePos
@@ -34,6 +35,10 @@ __all__ = [
     "order",
 ]
 
+#: How alike (difflib's ratio, ignoring case) a name not in the game must be to a
+#: swimmer's to be taken for a slip of it: three letters in four (Bobb for Bob, Jhon
+#: for John, not Zed for Ted).
+_CLOSE = 0.75
 #: A round's plays: each swimmer's card, or None for no card.
 Cards = tuple[tuple[str, int | None], ...]
 #: One round of a walk: (round, its record, revealed cards, Shark, Shark card, outcome).
@@ -174,5 +179,16 @@ class Walk:
         """The swimmer ``raw`` names (ignoring case), or None after flagging it."""
         name = self.canon.get(raw.casefold())
         if name is None:
-            self.flag("unknown-swimmer", f"{raw} is not a swimmer in this game", self.at(item))
+            hint = self.slip(raw)[1]
+            message = f"{raw} is not a swimmer in this game{hint}"
+            self.flag("unknown-swimmer", message, self.at(item))
         return name
+
+    def slip(self, raw: str) -> tuple[str | None, str]:
+        """The swimmer of the game whose name ``raw`` most likely misspells (difflib's
+        closest), and the hint that names it; None and no hint when none is close."""
+        close = get_close_matches(raw.casefold(), self.canon, n=1, cutoff=_CLOSE)
+        if not close:
+            return None, ""
+        name = self.canon[close[0]]
+        return name, f": did you mean {name}?"

@@ -77,17 +77,60 @@ def read_plays(walk: Walk, rnd: RecordedRound, r: int) -> tuple[Cards, Cards, st
 
 
 def _missing_plays(walk: Walk, rnd: RecordedRound, cards: dict[str, int | None]) -> list[str]:
-    """The swimmers in the game that play no card (R3), each flagged and given no card."""
+    """The swimmers in the game that play no card (R3), each given no card and flagged,
+    but for one a name not in the game stands for (its slip is flagged already)."""
     missing: list[str] = []
+    meant = _meant_by_unknown(walk, rnd)
     for name in walk.board.line:
         if name not in cards:
             cards[name] = None
             missing.append(name)
-            walk.flag(
-                "missing-play", f"{name} is still in the game but plays no card", rnd.pos, "R3"
-            )
+            if name not in meant:
+                walk.flag(
+                    "missing-play",
+                    f"{name} is still in the game but plays no card",
+                    rnd.pos,
+                    "R3",
+                )
     return missing
 
+
+def _meant_by_unknown(walk: Walk, rnd: RecordedRound) -> set[str]:
+    """The swimmers the round's names not in the game stand for (``_meant``)."""
+    lookup = walk.lookup
+    shark = walk.board.shark
+    meant: set[str] = set()
+    for raw, card in rnd.cards:
+        known = lookup.get(raw) or lookup.get(raw.casefold())
+        if known is None and (shark is None or raw.casefold() != shark.key):
+            meant.update(_meant(walk, raw, card)[0])
+    return meant
+
+
+def _meant(walk: Walk, raw: str, card: str) -> tuple[tuple[str, ...], str]:
+    """The swimmers a play by a name not in the game most likely stands for, and the
+    hint that says so: plays run together (``Ann 2 Bob 3``: a missing comma), or a
+    slip of spelling (``Bobb``: difflib's closest name); none when neither fits."""
+    names: list[str] = []
+    plays: list[str] = []
+    words: list[str] = []
+    for word in raw.split():
+        if words and (word == "-" or word.isdigit()):
+            name = walk.canon.get(" ".join(words).casefold())
+            if name is None:
+                break
+            names.append(name)
+            plays.append(f"{' '.join(words)} {word}")
+            words = []
+        else:
+            words.append(word)
+    else:
+        name = walk.canon.get(" ".join(words).casefold())
+        if names and name is not None:
+            together = ", ".join([*plays, f"{' '.join(words)} {card}"])
+            return (*names, name), f": missing comma? ({together})"
+    close, hint = walk.slip(raw)
+    return ((close,) if close is not None else ()), hint
 
 
 def _odd_play(
@@ -106,7 +149,8 @@ def _odd_play(
         value = None if play.card == "-" else int(play.card)
         extra.append((play.name if name is None else name, value))
     if name is None:
-        walk.flag("unknown-swimmer", f"{play.name} is not a swimmer in this game", pos)
+        hint = _meant(walk, play.name, play.card)[1]
+        walk.flag("unknown-swimmer", f"{play.name} is not a swimmer in this game{hint}", pos)
     elif name not in board.line:
         walk.flag(
             "not-in-game",

@@ -608,3 +608,24 @@ def test_the_violations_of_one_game_are_capped(tmp_path: Path) -> None:
     )
     again = json_lines(getbit("--json", "many.gbn", cwd=tmp_path))
     assert again == [report]  # deterministic: it is hashed into the game's id
+
+
+def test_a_slip_of_a_name_is_one_error_with_a_hint(tmp_path: Path) -> None:
+    (tmp_path / "slip.gbn").write_text(
+        '[Line "Ann, Bob, Cy, Dee"]\n\n'
+        "1. Ann 2, Bobb 3, Cy 1, Dee 4\n2. Ann 3 Bob 4, Cy 2, Dee 5\n",
+        encoding="utf-8",
+    )
+    result = getbit("slip.gbn", cwd=tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert result.stdout.splitlines()[1:3] == [
+        (
+            "  slip.gbn:3:11: round 1: Bobb is not a swimmer in this game: did you mean Bob? "
+            "[unknown-swimmer]"
+        ),
+        (
+            "  slip.gbn:4:4: round 2: Ann 3 Bob is not a swimmer in this game: missing comma? "
+            "(Ann 3, Bob 4) [unknown-swimmer]"
+        ),
+    ]
+    assert "missing-play" not in result.stdout
