@@ -1,7 +1,7 @@
 """What the rules say: set-up (R1, R2), legal cards (R3, R9, R15) and, given the
 revealed cards, the exact events that must follow (R4-R14).
 
-Rulings are those of ``RULINGS.md``; each is cited where it is applied.
+Rulings are those of the rulings of docs/rules.md; each is cited where it is applied.
 """
 
 from __future__ import annotations

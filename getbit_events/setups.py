@@ -8,7 +8,7 @@ from __future__ import annotations
 
 __all__ = ["LIMBS", "SHARK_CARDS", "VARIANTS", "hand_size", "starting_hand"]
 
-# R6: four limbs; also the order in which an unstated bite takes them (GBN.md).
+# R6: four limbs; also the order in which an unstated bite takes them (docs/gbn.md).
 LIMBS: tuple[str, ...] = ("right-arm", "left-arm", "right-leg", "left-leg")
 SHARK_CARDS: tuple[str, ...] = (
     "right-leg",

@@ -303,6 +303,17 @@ def iso_date(text: str | None) -> str | None:
     return f"{year:04d}-{month:02d}-{day:02d}"
 
 
+def date_option(text: str | None, option: str) -> str | None:
+    """The date an option like ``--since`` gives, as ``YYYY-MM-DD`` (None: not given);
+    an InputError naming the option when it is not a date."""
+    if text is None:
+        return None
+    value = iso_date(text)
+    if value is None:
+        raise InputError(f"{option} is a date like 2026-11-20, not {text!r}")
+    return value
+
+
 def date_warnings(game: RecordedGame) -> list[str]:
     """A warning for each Date tag of ``game`` the reports cannot read: such a game
     is kept, but drops out of streaks, the order of ratings and --since/--until."""

@@ -8,8 +8,8 @@ from collections.abc import Iterable, Sequence
 import attrs
 
 from getbit_events.errors import InputError
+from importers.reading import date_option
 from reports.columns import DATE, GAME_ID, PLAYER_KEY, ROLE, STATUS, SWIMMERS, TAGS, VARIANT, Row
-from store.readmodel import iso_date
 
 __all__ = [
     "EXCLUSION_REASONS",
@@ -77,15 +77,6 @@ class Aliases:
         return None
 
 
-def _date(text: str | None, what: str) -> str | None:
-    if text is None:
-        return None
-    value = iso_date(text)
-    if value is None:
-        raise InputError(f"{what} must be a date like 2026-11-20, not {text!r}")
-    return value
-
-
 @attrs.frozen
 class Filters:
     """What a user asked to see; empty fields select everything.
@@ -118,8 +109,8 @@ class Filters:
             tuple(players),
             variant,
             swimmers,
-            _date(since, "--since"),
-            _date(until, "--until"),
+            date_option(since, "--since"),
+            date_option(until, "--until"),
             parse_pairs(tags, "--tag"),
         )
 

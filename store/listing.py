@@ -12,7 +12,7 @@ import attrs
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.events import Event
 from getbit_events.rules import VARIANTS
-from store.readmodel import iso_date
+from importers.reading import date_option, iso_date
 from store.store import GameStore
 from store.stored import Damage, StoredGame
 
@@ -72,8 +72,8 @@ class GameFilter:
             player,
             status,
             variant.casefold() if variant is not None else None,
-            _date(since, "--since"),
-            _date(until, "--until"),
+            date_option(since, "--since"),
+            date_option(until, "--until"),
             limit,
         )
 
@@ -90,15 +90,6 @@ class GameFilter:
         return (self.since is None or date >= self.since) and (
             self.until is None or date <= self.until
         )
-
-
-def _date(text: str | None, option: str) -> str | None:
-    if text is None:
-        return None
-    value = iso_date(text)
-    if value is None:
-        raise InputError(f"{option} is a date like 2026-11-20, not {text!r}")
-    return value
 
 
 #: the columns of ``getbit games``: header, and the text of a game's cell

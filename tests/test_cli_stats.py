@@ -218,7 +218,7 @@ def test_html_file(runner: CliRunner, db: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--since", "last week"], "--since must be a date"),
+        (["--since", "last week"], "--since is a date like 2026-11-20"),
         (["--tag", "Event"], "--tag must be KEY=VALUE"),
         (["--alias", "Ann"], "--alias must be KEY=VALUE"),
         (["--variant", "solo"], "'solo' is not one of 'standard', 'three-player'"),
