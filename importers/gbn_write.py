@@ -51,7 +51,9 @@ def outcome_text(steps: Iterable[tuple[Any, ...]], line: Sequence[str]) -> str:
             said.append(f"bit {step[1]} {step[2]}")
         elif kind is CardsTakenBack:
             # any take-back but a bite's own (R6), which follows the bitten one's swim
-            if before[0] is not SwimmerMoved or before[1:] != (step[1], "bite"):
+            # and takes cards (the rules make none with nothing to take); an empty one
+            # there is the bitten swimmer listed in the record's refresh, kept
+            if before[0] is not SwimmerMoved or before[1:] != (step[1], "bite") or not step[2]:
                 refresh.append(step[1])
         elif kind is SwimmerDevoured:
             said.append(f"out {step[1]}")

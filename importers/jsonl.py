@@ -393,7 +393,9 @@ class _Game:
                     cards = tuple((n, str(v)) for n, v in e.cards)
                     outcomes.append(RecordedOutcome("discard", epos.line, epos.column, cards=cards))
                 elif isinstance(e, CardsTakenBack):
-                    if e.who != after_bite:  # any take-back but the bite's own (R6)
+                    # any take-back but the bite's own (R6), which takes cards: an empty
+                    # one after the bite is the bitten swimmer listed in a refresh, kept
+                    if e.who != after_bite or not e.cards:
                         refresh.append(e.who)
                 elif isinstance(e, HungerStated):  # this round's word only: no miss (R12)
                     said_hunger, hunger_pos = e.left, epos

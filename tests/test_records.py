@@ -292,6 +292,25 @@ def test_a_refresh_naming_only_the_bitten_swimmer_is_kept(tmp_path: Path) -> Non
     assert state.swimmer("Anne").hand == {5}  # the game as played: Anne took nothing back
 
 
+def test_a_refresh_listing_a_bitten_swimmer_with_nothing_to_take_is_kept(
+    tmp_path: Path,
+) -> None:
+    # round 4: Ted played no card and his table is empty (his bite of round 2 gave all
+    # back); he is bitten again and took nothing with it (R6). John, Anne and Beth
+    # hold one card each and take theirs back (R7); the record lists Ted alone
+    text = HEAD + (
+        "2. John 3, Anne 2, Beth 5, Ted 1\n3. John 5, Anne 4, Beth 3, Ted -\n"
+        "4. Ted -, John 2, Anne 3, Beth 1 ; refresh Ted\n"
+    )
+    report = kept(text, tmp_path)
+    assert [(v.code, v.round) for v in report.violations if v.round == 4] == [
+        ("no-card-claimed", 4)
+    ] + [("wrong-refresh", 4)] * 3
+    taken = [(e.round, e.who, e.cards) for e in report.events if isinstance(e, CardsTakenBack)]
+    assert taken[-1] == (4, "Ted", ())  # listed, with nothing to take: not his bite's
+    assert "; bit Ted right-leg ; refresh Ted ;" in write_gbn([report.events])
+
+
 def test_a_hunger_stated_without_a_miss_is_kept(tmp_path: Path) -> None:
     report = kept(SHARK_HEAD + " ; hunger 5\n", tmp_path)
     assert [(v.code, v.round) for v in report.violations] == [("wrong-hunger", 1)]
