@@ -23,6 +23,7 @@ __all__ = [
     "HungerLost",
     "HungerStated",
     "LineStated",
+    "MissStated",
     "SharkCardPlayed",
     "SharkCardsTakenBack",
     "SourcePos",
@@ -192,6 +193,20 @@ class HungerStated:
 
 
 @attrs.frozen
+class MissStated:
+    """A miss a record states in a game without a Shark to miss (R11, R12: only the
+    shark variant's Shark misses): a fact of the record, kept; the fold leaves it aside.
+
+    (A ``hunger`` such a record states is kept as ``hunger-stated``.)
+    """
+
+    TYPE: ClassVar[str] = "miss-stated"
+    VERSION: ClassVar[int] = 1
+    round: int
+    pos: SourcePos | None = None
+
+
+@attrs.frozen
 class LineStated:
     """The line after a round as a record states it, naming other swimmers than it holds.
 
@@ -244,6 +259,7 @@ Event = (
     | HungerLost
     | CardsDiscarded
     | HungerStated
+    | MissStated
     | LineStated
     | GameEnded
 )
@@ -263,6 +279,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         HungerLost,
         CardsDiscarded,
         HungerStated,
+        MissStated,
         LineStated,
         GameEnded,
     )

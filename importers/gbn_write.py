@@ -20,6 +20,7 @@ from getbit_events.events import (
     HungerLost,
     HungerStated,
     LineStated,
+    MissStated,
     SharkCardPlayed,
     SwimmerBitten,
     SwimmerDevoured,
@@ -62,6 +63,8 @@ def outcome_text(steps: Iterable[tuple[Any, ...]], line: Sequence[str]) -> str:
             said.append(f"hunger {step[1]}")
         elif kind is CardsDiscarded:
             said.append("discard " + ", ".join([f"{n} {v}" for n, v in step[1]]))
+        elif kind is MissStated:  # a miss in a game without a Shark, kept
+            said.append("miss")
         elif kind is HungerStated:
             said.append(f"hunger {step[1]}")
         elif kind is LineStated:  # the line as the record states it, kept

@@ -34,6 +34,7 @@ from getbit_events.events import (
     HungerLost,
     HungerStated,
     LineStated,
+    MissStated,
     SharkCardPlayed,
     SharkCardsTakenBack,
     SourcePos,
@@ -399,6 +400,12 @@ class _Game:
                         refresh.append(e.who)
                 elif isinstance(e, HungerStated):  # this round's word only: no miss (R12)
                     said_hunger, hunger_pos = e.left, epos
+                    if setup.variant != "shark":  # no Shark, no tokens: the word, kept
+                        outcomes.append(
+                            RecordedOutcome("hunger", epos.line, epos.column, number=e.left)
+                        )
+                elif isinstance(e, MissStated):  # a miss without a Shark, kept
+                    outcomes.append(RecordedOutcome("miss", epos.line, epos.column))
                 elif isinstance(e, LineStated):
                     said_line = e.line
                 elif isinstance(e, SharkCardsTakenBack) and setup.shark is not None:

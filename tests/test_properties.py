@@ -358,6 +358,7 @@ KINDS = (
     "bit-on-a-miss",
     "no-card-claimed",
     "round-number",
+    "shark-only",
 )
 EXPECTED_CODE = {
     "false-refresh": "wrong-refresh",
@@ -371,6 +372,7 @@ KIND_VARIANTS = {
     "wrong-hunger": ("shark",),
     "wrong-discard": ("shark",),
     "bit-on-a-miss": ("shark",),
+    "shark-only": ("standard", "three-player", "two-player"),
 }
 
 
@@ -441,6 +443,8 @@ def inject(kind: str, events: list[Event], data: st.DataObject) -> tuple[str, in
             if setup.automaton in rnd.before.line:
                 s = rnd.before.swimmer(setup.automaton)
                 candidates.extend((k, (setup.automaton, str(v))) for v in s.table)
+        elif kind == "shark-only":  # a miss or a hunger in a game without a Shark
+            candidates.append((k, data.draw(st.sampled_from(("miss", "hunger 4", "hunger 0")))))
         elif kind == "no-card-claimed":
             candidates.extend(
                 (k, (name, "-")) for name in rnd.before.line if rnd.before.swimmer(name).hand
@@ -497,6 +501,8 @@ def inject(kind: str, events: list[Event], data: st.DataObject) -> tuple[str, in
         lines[i] = replace_outcome(line, old, new)
     elif kind == "bit-on-a-miss":
         lines[i] = add_outcome(line, f"bit {what}")
+    elif kind == "shark-only":
+        lines[i] = add_outcome(line, what)
     elif kind == "false-refresh":
         stated = outcome_of(line, "refresh")
         lines[i] = (

@@ -29,6 +29,7 @@ from getbit_events.events import (
     GameStarted,
     HungerStated,
     LineStated,
+    MissStated,
     SharkCardPlayed,
     SwimmerBitten,
     SwimmerDevoured,
@@ -319,6 +320,27 @@ def test_a_hunger_stated_without_a_miss_is_kept(tmp_path: Path) -> None:
     assert state is not None
     assert state.shark is not None
     assert state.shark.hunger == 4  # R12: only a miss costs a token; the word is kept
+
+
+@pytest.mark.parametrize(
+    ("said", "codes"),
+    [(" ; miss ; hunger 3", 2), (" ; hunger 0", 1), (" ; miss", 1), (" ; bit Ted ; miss", 1)],
+)
+def test_a_miss_and_a_hunger_in_a_game_without_a_shark_are_kept(
+    said: str, codes: int, tmp_path: Path
+) -> None:
+    # R11, R12: only the shark variant's Shark misses and holds hunger tokens; a
+    # standard game's record stating either is flagged, and the words are kept
+    report = kept(HEAD + "2. John 3, Anne 2, Beth 5, Ted 1" + said + "\n", tmp_path)
+    assert [(v.code, v.round) for v in report.violations] == [("shark-only", 2)] * codes
+    kinds = [type(e) for e in report.events if e.round == 2]
+    assert (MissStated in kinds) == ("miss" in said)
+    assert (HungerStated in kinds) == ("hunger" in said)
+    round_2 = write_gbn([report.events]).split("\n2. ")[1]
+    assert all(word in round_2 for word in said.split(" ; ")[1:])
+    state = report.state
+    assert state is not None
+    assert state.limbs()["Ted"] == 3  # the rules' bite: the words change nothing
 
 
 def test_a_line_naming_a_devoured_swimmer_is_kept(tmp_path: Path) -> None:

@@ -102,3 +102,18 @@ def test_what_a_record_states_that_the_game_cannot_take_is_told_as_recorded() ->
         "The record says the Shark holds 5 hunger tokens; it holds 4 (R12: only a miss "
         "costs one). Kept as recorded, it changes nothing."
     ) in shark
+
+
+def test_a_miss_and_a_hunger_without_a_shark_are_told_as_recorded() -> None:
+    accounts = _accounts(
+        '[Line "John, Anne, Beth, Ted"]\n\n1. John 4, Anne 1, Beth 4, Ted 5\n'
+        "2. John 3, Anne 2, Beth 5, Ted 1 ; miss ; hunger 2\n"
+    )
+    assert (
+        "The record says the Shark missed, but this game has no Shark (R11: the shark "
+        "variant's). Kept as recorded, it changes nothing."
+    ) in accounts
+    assert (
+        "The record says the Shark holds 2 hunger tokens, but this game has no Shark "
+        "(R12: the shark variant's). Kept as recorded, it changes nothing."
+    ) in accounts
