@@ -31,6 +31,7 @@ from getbit_events.events import (
     HungerStated,
     LineStated,
     MissStated,
+    PlayStated,
     SharkCardPlayed,
     SharkCardsTakenBack,
     SwimmerBitten,
@@ -452,8 +453,8 @@ class Board:
         self.phase = "bite"
 
     def stated(self, value: Any = None) -> None:
-        """A stated outcome the game cannot take (``HungerStated``, ``LineStated``,
-        ``MissStated``): kept
+        """A stated fact the game cannot take (``HungerStated``, ``LineStated``,
+        ``MissStated``, ``PlayStated``): kept
         in the events as recorded, and it changes nothing."""
 
     def ended(self, winner: str, ranking: tuple[str, ...], why: str) -> None:
@@ -516,5 +517,6 @@ _ON_EVENT: dict[type[Any], Callable[[Board, Any], None]] = {
     HungerStated: lambda b, e: b.stated(e.left),
     LineStated: lambda b, e: b.stated(e.line),
     MissStated: lambda b, e: b.stated(),
+    PlayStated: lambda b, e: b.stated(e.card),
     GameEnded: lambda b, e: b.ended(e.winner, e.ranking, e.why),
 }

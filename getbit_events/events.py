@@ -24,6 +24,7 @@ __all__ = [
     "HungerStated",
     "LineStated",
     "MissStated",
+    "PlayStated",
     "SharkCardPlayed",
     "SharkCardsTakenBack",
     "SourcePos",
@@ -102,6 +103,23 @@ class SharkCardPlayed:
     VERSION: ClassVar[int] = 1
     round: int
     shark: str
+    card: str
+    pos: SourcePos | None = None
+
+
+@attrs.frozen
+class PlayStated:
+    """A play a record states with a card of the wrong kind: a swimmer's Shark card (or
+    any word not a number), or the Shark's number (R3, R11).
+
+    A fact of the record, kept as written after the round's reveal; the fold leaves it
+    aside (the swimmer is revealed with no card, the Shark with none).
+    """
+
+    TYPE: ClassVar[str] = "play-stated"
+    VERSION: ClassVar[int] = 1
+    round: int
+    who: str
     card: str
     pos: SourcePos | None = None
 
@@ -251,6 +269,7 @@ Event = (
     | CardChosen
     | CardsRevealed
     | SharkCardPlayed
+    | PlayStated
     | SwimmerMoved
     | SwimmerBitten
     | SwimmerDevoured
@@ -271,6 +290,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         CardChosen,
         CardsRevealed,
         SharkCardPlayed,
+        PlayStated,
         SwimmerMoved,
         SwimmerBitten,
         SwimmerDevoured,

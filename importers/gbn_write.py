@@ -21,6 +21,7 @@ from getbit_events.events import (
     HungerStated,
     LineStated,
     MissStated,
+    PlayStated,
     SharkCardPlayed,
     SwimmerBitten,
     SwimmerDevoured,
@@ -128,13 +129,19 @@ def _write_game(events: list[Event], outcomes: bool) -> str:
 def _write_round(events: list[Event], state: GameState, outcomes: bool) -> str:
     r = events[0].round
     plays: list[str] = []
+    # a play of a card of the wrong kind (R3, R11) is written as recorded: a
+    # swimmer's in its place in the line (revealed with no card), the Shark's last
+    words = {e.who: e.card for e in events if isinstance(e, PlayStated)}
     for e in events:
         if isinstance(e, CardsRevealed):
             if e.number is not None:  # the round's number as the record wrote it
                 r = e.number
-            plays.extend(f"{n} {'-' if v is None else v}" for n, v in e.cards)
+            for n, v in e.cards:
+                word = words.pop(n, None) if v is None else None
+                plays.append(f"{n} {'-' if v is None else v}" if word is None else f"{n} {word}")
         elif isinstance(e, SharkCardPlayed):
             plays.append(f"{e.shark} {e.card}")
+    plays.extend(f"{n} {word}" for n, word in words.items())
     text = f"{r}. " + ", ".join(plays)
     if outcomes:
         # each event as a step: its class, then its fields between round and pos

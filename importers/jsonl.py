@@ -35,6 +35,7 @@ from getbit_events.events import (
     HungerStated,
     LineStated,
     MissStated,
+    PlayStated,
     SharkCardPlayed,
     SharkCardsTakenBack,
     SourcePos,
@@ -374,6 +375,16 @@ class _Game:
                 after_bite, swam = swam, None
                 if isinstance(e, SharkCardPlayed):
                     plays.append(RecordedPlay(e.shark, e.card, epos.line, epos.column))
+                elif isinstance(e, PlayStated):  # a card of the wrong kind, as recorded
+                    word = RecordedPlay(e.who, e.card, epos.line, epos.column)
+                    at = next(
+                        (k for k, p in enumerate(plays) if p.name == e.who and p.card == "-"),
+                        None,
+                    )
+                    if at is None:  # the Shark's, or one the reveal does not hold
+                        plays.append(word)
+                    else:  # a swimmer revealed with no card: that was this play
+                        plays[at] = word
                 elif isinstance(e, SwimmerMoved):
                     if e.who in line:
                         line.remove(e.who)

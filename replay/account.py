@@ -17,6 +17,7 @@ from getbit_events.events import (
     HungerStated,
     LineStated,
     MissStated,
+    PlayStated,
     SharkCardPlayed,
     SharkCardsTakenBack,
     SwimmerBitten,
@@ -164,6 +165,13 @@ def describe(
         return (
             "The record says the Shark missed, but this game has no Shark (R11: the "
             "shark variant's). Kept as recorded, it changes nothing."
+        )
+    if isinstance(event, PlayStated):
+        sharks = before.shark is not None and event.who == before.shark.name
+        kind = "the Shark plays a Shark card" if sharks else "a swimmer plays a number"
+        return (
+            f"The record says {event.who} plays {event.card}, but {kind} (R3, R11). "
+            "Kept as recorded, it changes nothing."
         )
     if isinstance(event, HungerStated):
         held = before.shark.hunger if before.shark is not None else 0

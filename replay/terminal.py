@@ -23,6 +23,7 @@ from getbit_events.events import (
     HungerStated,
     LineStated,
     MissStated,
+    PlayStated,
     SharkCardPlayed,
     SharkCardsTakenBack,
     SwimmerBitten,
@@ -173,6 +174,7 @@ def render_round(cursor: Cursor, rnd: int, viewer: Viewer = EVERYTHING) -> Rende
             HungerStated: "recorded",
             LineStated: "recorded",
             MissStated: "recorded",
+            PlayStated: "recorded",
             GameEnded: "end",
         }.get(type(e), e.TYPE)
         if isinstance(e, SwimmerMoved) and e.why == "line":

@@ -30,6 +30,7 @@ from getbit_events.events import (
     HungerStated,
     LineStated,
     MissStated,
+    PlayStated,
     SharkCardPlayed,
     SwimmerBitten,
     SwimmerDevoured,
@@ -291,6 +292,28 @@ def test_a_refresh_naming_only_the_bitten_swimmer_is_kept(tmp_path: Path) -> Non
     state = report.state
     assert state is not None
     assert state.swimmer("Anne").hand == {5}  # the game as played: Anne took nothing back
+
+
+@pytest.mark.parametrize(
+    ("text", "who", "card"),
+    [
+        (HEAD + "2. John 3, Anne right-arm, Beth 5, Ted 1\n", "Anne", "right-arm"),
+        (HEAD + "2. John 3, Anne 2, Beth 5, Ted Exhaustion\n", "Ted", "Exhaustion"),
+        (SHARK_HEAD + "\n2. A 2, B 3, C 4, D 5, Jaws 3\n", "Jaws", "3"),
+    ],
+)
+def test_a_card_of_the_wrong_kind_is_kept(
+    text: str, who: str, card: str, tmp_path: Path
+) -> None:
+    # R3, R11: a swimmer plays a numbered card, the Shark a Shark card; the play is
+    # flagged and kept as written, and it moves nobody (the swimmer plays no number)
+    report = kept(text, tmp_path)
+    assert ("wrong-card-kind", 2) in [(v.code, v.round) for v in report.violations]
+    words = [(e.round, e.who, e.card) for e in report.events if isinstance(e, PlayStated)]
+    assert words == [(2, who, card.casefold())]  # as the reader reads a Shark card
+    assert f"{who} {card.casefold()}" in write_gbn([report.events]).split("\n2. ")[1]
+    if who != "Jaws":  # a swimmer's play of no number: no card, as with '-' (R15)
+        assert (who, None) in reveal(report, 2).cards
 
 
 def test_a_refresh_listing_a_bitten_swimmer_with_nothing_to_take_is_kept(
