@@ -30,6 +30,8 @@ from getbit_events.events import (
     HungerLost,
     HungerStated,
     LineStated,
+    MissStated,
+    PlayStated,
     SharkCardPlayed,
     SharkCardsTakenBack,
     SwimmerBitten,
@@ -450,8 +452,9 @@ class Board:
             self.frozen = None
         self.phase = "bite"
 
-    def stated(self, value: Any) -> None:
-        """A stated outcome the game cannot take (``HungerStated``, ``LineStated``): kept
+    def stated(self, value: Any = None) -> None:
+        """A stated fact the game cannot take (``HungerStated``, ``LineStated``,
+        ``MissStated``, ``PlayStated``): kept
         in the events as recorded, and it changes nothing."""
 
     def ended(self, winner: str, ranking: tuple[str, ...], why: str) -> None:
@@ -489,6 +492,7 @@ _ON_STEP: dict[Any, Callable[..., None]] = {
     CardsDiscarded: Board.discarded,
     HungerStated: Board.stated,
     LineStated: Board.stated,
+    MissStated: Board.stated,
     GameEnded: Board.ended,
 }
 
@@ -512,5 +516,7 @@ _ON_EVENT: dict[type[Any], Callable[[Board, Any], None]] = {
     CardsDiscarded: lambda b, e: b.discarded(e.cards),
     HungerStated: lambda b, e: b.stated(e.left),
     LineStated: lambda b, e: b.stated(e.line),
+    MissStated: lambda b, e: b.stated(),
+    PlayStated: lambda b, e: b.stated(e.card),
     GameEnded: lambda b, e: b.ended(e.winner, e.ranking, e.why),
 }

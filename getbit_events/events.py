@@ -23,6 +23,8 @@ __all__ = [
     "HungerLost",
     "HungerStated",
     "LineStated",
+    "MissStated",
+    "PlayStated",
     "SharkCardPlayed",
     "SharkCardsTakenBack",
     "SourcePos",
@@ -101,6 +103,23 @@ class SharkCardPlayed:
     VERSION: ClassVar[int] = 1
     round: int
     shark: str
+    card: str
+    pos: SourcePos | None = None
+
+
+@attrs.frozen
+class PlayStated:
+    """A play a record states with a card of the wrong kind: a swimmer's Shark card (or
+    any word not a number), or the Shark's number (R3, R11).
+
+    A fact of the record, kept as written after the round's reveal; the fold leaves it
+    aside (the swimmer is revealed with no card, the Shark with none).
+    """
+
+    TYPE: ClassVar[str] = "play-stated"
+    VERSION: ClassVar[int] = 1
+    round: int
+    who: str
     card: str
     pos: SourcePos | None = None
 
@@ -192,6 +211,20 @@ class HungerStated:
 
 
 @attrs.frozen
+class MissStated:
+    """A miss a record states in a game without a Shark to miss (R11, R12: only the
+    shark variant's Shark misses): a fact of the record, kept; the fold leaves it aside.
+
+    (A ``hunger`` such a record states is kept as ``hunger-stated``.)
+    """
+
+    TYPE: ClassVar[str] = "miss-stated"
+    VERSION: ClassVar[int] = 1
+    round: int
+    pos: SourcePos | None = None
+
+
+@attrs.frozen
 class LineStated:
     """The line after a round as a record states it, naming other swimmers than it holds.
 
@@ -236,6 +269,7 @@ Event = (
     | CardChosen
     | CardsRevealed
     | SharkCardPlayed
+    | PlayStated
     | SwimmerMoved
     | SwimmerBitten
     | SwimmerDevoured
@@ -244,6 +278,7 @@ Event = (
     | HungerLost
     | CardsDiscarded
     | HungerStated
+    | MissStated
     | LineStated
     | GameEnded
 )
@@ -255,6 +290,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         CardChosen,
         CardsRevealed,
         SharkCardPlayed,
+        PlayStated,
         SwimmerMoved,
         SwimmerBitten,
         SwimmerDevoured,
@@ -263,6 +299,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         HungerLost,
         CardsDiscarded,
         HungerStated,
+        MissStated,
         LineStated,
         GameEnded,
     )

@@ -143,6 +143,8 @@ class Walk:
         self.log: list[Logged] = []  # the walk's rounds, for the events and for messages
         self.devoured_in: dict[str, int] = {}
         self.left_out = 0  # violations found past MAX_VIOLATIONS, counted and not kept
+        # per round, the plays of a card of the wrong kind (R3, R11), as written: kept
+        self.words: dict[int, list[tuple[str, str]]] = {}
 
     def flag(
         self,

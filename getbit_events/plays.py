@@ -189,6 +189,7 @@ def _swimmer_play(walk: Walk, name: str, play: RecordedPlay) -> int | None:
             pos,
             "R3",
         )
+        _keep_word(walk, name, play.card)  # no card revealed; the play kept as written
         return None
     value = int(play.card)
     if value not in s.hand:
@@ -240,7 +241,10 @@ def _shark_play(walk: Walk, rnd: RecordedRound, k: int, r: int) -> str | None:
             "R5",
         )
         # played, even against the rules: it lies on the table (R5 takes no limb)
-        return card if card in shark.hand else None
+        if card in shark.hand:
+            return card
+        _keep_word(walk, shark.name, written)  # not in its hand: kept as written
+        return None
     if card not in rules.SHARK_CARDS:
         walk.flag(
             "wrong-card-kind",
@@ -248,6 +252,7 @@ def _shark_play(walk: Walk, rnd: RecordedRound, k: int, r: int) -> str | None:
             pos,
             "R11",
         )
+        _keep_word(walk, shark.name, written)  # no Shark card played; kept as written
         return None
     since = _played_in(walk, shark.name, card)
     walk.flag(
@@ -258,6 +263,12 @@ def _shark_play(walk: Walk, rnd: RecordedRound, k: int, r: int) -> str | None:
         "R13",
     )
     return card
+
+
+def _keep_word(walk: Walk, name: str, card: str) -> None:
+    """Keep a play of a card of the wrong kind as written (``PlayStated``): a fact of
+    the record, which the fold leaves aside."""
+    walk.words.setdefault(walk.board.round + 1, []).append((name, card))
 
 
 def _played_in(walk: Walk, name: str, card: int | str) -> int | None:

@@ -21,6 +21,7 @@ from getbit_events.events import (
     HungerLost,
     HungerStated,
     LineStated,
+    MissStated,
     SharkCardPlayed,
     SharkCardsTakenBack,
     SourcePos,
@@ -328,6 +329,12 @@ def settle(
         _bite(board, s, who, _stated_limb(seats[who].limbs, limb, None), line)
     elif r >= 2 and back is not None and not gone:  # R5: no bite in round 1; R6 from round 2
         _bite(board, s, back, _limb(seats[back].limbs, back, limb_choice), line)
+    if stated is not None and setup.variant != "shark":
+        # R11, R12: no Shark to miss or to hold hunger tokens; what the record says is kept
+        if stated.miss:
+            steps.append((MissStated,))
+        if stated.hunger is not None:
+            steps.append((HungerStated, stated.hunger))
 
     if stated is not None and stated.outs:
         two_left = setup.variant in ("standard", "three-player")

@@ -27,7 +27,7 @@ found and what was played where; the parts are plain functions over it:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
@@ -35,7 +35,7 @@ import attrs
 
 from getbit_events import rules
 from getbit_events.board import Board
-from getbit_events.events import Event, GameStarted
+from getbit_events.events import Event, GameStarted, PlayStated
 from getbit_events.findings import CODES, WARNING_CODES, Logged, Walk, capped
 from getbit_events.outcomes import check_outcomes, check_winner, limb_word
 from getbit_events.plays import read_plays
@@ -113,6 +113,7 @@ class GameReport:
     final: Final | None = None  # None when no set-up could be read
     _setup: GameStarted | None = None
     _log: Sequence[Logged] = ()
+    _words: Mapping[int, Sequence[tuple[str, str]]] = attrs.field(factory=dict)
 
     @classmethod
     def of_events(
@@ -142,6 +143,9 @@ class GameReport:
             pos = rnd.pos
             number = rnd.number if rnd.number != r else None  # as the record numbers it
             events.extend(rules.round_events(r, pos, revealed, shark, shark_card, number))
+            words = self._words.get(r)
+            if words:  # plays of a card of the wrong kind, as written (R3, R11)
+                events.extend([PlayStated(r, who, card, pos) for who, card in words])
             events.extend(rules.make_events(outcome.all_steps(), r, pos))
         return tuple(events)
 
@@ -232,7 +236,7 @@ def validate_game(game: RecordedGame) -> GameReport:
         # the Winner the record claims is a fact of the record: kept with the tags
         setup = attrs.evolve(setup, tags=(*setup.tags, ("Winner", walk.winner_tag.value)))
     return GameReport(
-        game, walk.found(), tuple(walk.warnings), Final.of(board), setup, walk.log
+        game, walk.found(), tuple(walk.warnings), Final.of(board), setup, walk.log, walk.words
     )
 
 

@@ -20,6 +20,8 @@ from getbit_events.events import (
     HungerLost,
     HungerStated,
     LineStated,
+    MissStated,
+    PlayStated,
     SharkCardPlayed,
     SwimmerBitten,
     SwimmerDevoured,
@@ -51,7 +53,9 @@ def outcome_text(steps: Iterable[tuple[Any, ...]], line: Sequence[str]) -> str:
             said.append(f"bit {step[1]} {step[2]}")
         elif kind is CardsTakenBack:
             # any take-back but a bite's own (R6), which follows the bitten one's swim
-            if before[0] is not SwimmerMoved or before[1:] != (step[1], "bite"):
+            # and takes cards (the rules make none with nothing to take); an empty one
+            # there is the bitten swimmer listed in the record's refresh, kept
+            if before[0] is not SwimmerMoved or before[1:] != (step[1], "bite") or not step[2]:
                 refresh.append(step[1])
         elif kind is SwimmerDevoured:
             said.append(f"out {step[1]}")
@@ -60,6 +64,8 @@ def outcome_text(steps: Iterable[tuple[Any, ...]], line: Sequence[str]) -> str:
             said.append(f"hunger {step[1]}")
         elif kind is CardsDiscarded:
             said.append("discard " + ", ".join([f"{n} {v}" for n, v in step[1]]))
+        elif kind is MissStated:  # a miss in a game without a Shark, kept
+            said.append("miss")
         elif kind is HungerStated:
             said.append(f"hunger {step[1]}")
         elif kind is LineStated:  # the line as the record states it, kept
@@ -123,13 +129,19 @@ def _write_game(events: list[Event], outcomes: bool) -> str:
 def _write_round(events: list[Event], state: GameState, outcomes: bool) -> str:
     r = events[0].round
     plays: list[str] = []
+    # a play of a card of the wrong kind (R3, R11) is written as recorded: a
+    # swimmer's in its place in the line (revealed with no card), the Shark's last
+    words = {e.who: e.card for e in events if isinstance(e, PlayStated)}
     for e in events:
         if isinstance(e, CardsRevealed):
             if e.number is not None:  # the round's number as the record wrote it
                 r = e.number
-            plays.extend(f"{n} {'-' if v is None else v}" for n, v in e.cards)
+            for n, v in e.cards:
+                word = words.pop(n, None) if v is None else None
+                plays.append(f"{n} {'-' if v is None else v}" if word is None else f"{n} {word}")
         elif isinstance(e, SharkCardPlayed):
             plays.append(f"{e.shark} {e.card}")
+    plays.extend(f"{n} {word}" for n, word in words.items())
     text = f"{r}. " + ", ".join(plays)
     if outcomes:
         # each event as a step: its class, then its fields between round and pos

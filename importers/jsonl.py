@@ -34,6 +34,8 @@ from getbit_events.events import (
     HungerLost,
     HungerStated,
     LineStated,
+    MissStated,
+    PlayStated,
     SharkCardPlayed,
     SharkCardsTakenBack,
     SourcePos,
@@ -373,6 +375,16 @@ class _Game:
                 after_bite, swam = swam, None
                 if isinstance(e, SharkCardPlayed):
                     plays.append(RecordedPlay(e.shark, e.card, epos.line, epos.column))
+                elif isinstance(e, PlayStated):  # a card of the wrong kind, as recorded
+                    word = RecordedPlay(e.who, e.card, epos.line, epos.column)
+                    at = next(
+                        (k for k, p in enumerate(plays) if p.name == e.who and p.card == "-"),
+                        None,
+                    )
+                    if at is None:  # the Shark's, or one the reveal does not hold
+                        plays.append(word)
+                    else:  # a swimmer revealed with no card: that was this play
+                        plays[at] = word
                 elif isinstance(e, SwimmerMoved):
                     if e.who in line:
                         line.remove(e.who)
@@ -393,10 +405,18 @@ class _Game:
                     cards = tuple((n, str(v)) for n, v in e.cards)
                     outcomes.append(RecordedOutcome("discard", epos.line, epos.column, cards=cards))
                 elif isinstance(e, CardsTakenBack):
-                    if e.who != after_bite:  # any take-back but the bite's own (R6)
+                    # any take-back but the bite's own (R6), which takes cards: an empty
+                    # one after the bite is the bitten swimmer listed in a refresh, kept
+                    if e.who != after_bite or not e.cards:
                         refresh.append(e.who)
                 elif isinstance(e, HungerStated):  # this round's word only: no miss (R12)
                     said_hunger, hunger_pos = e.left, epos
+                    if setup.variant != "shark":  # no Shark, no tokens: the word, kept
+                        outcomes.append(
+                            RecordedOutcome("hunger", epos.line, epos.column, number=e.left)
+                        )
+                elif isinstance(e, MissStated):  # a miss without a Shark, kept
+                    outcomes.append(RecordedOutcome("miss", epos.line, epos.column))
                 elif isinstance(e, LineStated):
                     said_line = e.line
                 elif isinstance(e, SharkCardsTakenBack) and setup.shark is not None:

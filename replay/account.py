@@ -16,6 +16,8 @@ from getbit_events.events import (
     HungerLost,
     HungerStated,
     LineStated,
+    MissStated,
+    PlayStated,
     SharkCardPlayed,
     SharkCardsTakenBack,
     SwimmerBitten,
@@ -153,6 +155,23 @@ def describe(
         return (
             f"The record says {event.who} is devoured, but {event.who} is out of the game "
             "already: kept as recorded, it changes nothing."
+        )
+    if isinstance(event, HungerStated) and before.shark is None:
+        return (
+            f"The record says the Shark holds {event.left} hunger tokens, but this game "
+            "has no Shark (R12: the shark variant's). Kept as recorded, it changes nothing."
+        )
+    if isinstance(event, MissStated):
+        return (
+            "The record says the Shark missed, but this game has no Shark (R11: the "
+            "shark variant's). Kept as recorded, it changes nothing."
+        )
+    if isinstance(event, PlayStated):
+        sharks = before.shark is not None and event.who == before.shark.name
+        kind = "the Shark plays a Shark card" if sharks else "a swimmer plays a number"
+        return (
+            f"The record says {event.who} plays {event.card}, but {kind} (R3, R11). "
+            "Kept as recorded, it changes nothing."
         )
     if isinstance(event, HungerStated):
         held = before.shark.hunger if before.shark is not None else 0

@@ -22,6 +22,8 @@ from getbit_events.events import (
     HungerLost,
     HungerStated,
     LineStated,
+    MissStated,
+    PlayStated,
     SharkCardPlayed,
     SharkCardsTakenBack,
     SwimmerBitten,
@@ -171,6 +173,8 @@ def render_round(cursor: Cursor, rnd: int, viewer: Viewer = EVERYTHING) -> Rende
             CardsDiscarded: "discard",
             HungerStated: "recorded",
             LineStated: "recorded",
+            MissStated: "recorded",
+            PlayStated: "recorded",
             GameEnded: "end",
         }.get(type(e), e.TYPE)
         if isinstance(e, SwimmerMoved) and e.why == "line":

@@ -322,6 +322,12 @@ def set_play(line: str, name: str, card: str) -> str:
     return new
 
 
+def played_names(line: str) -> list[str]:
+    """The names of a round line's plays."""
+    plays = line.split(" ; ")[0].split(". ", 1)[1]
+    return [play.rsplit(" ", 1)[0] for play in plays.split(", ")]
+
+
 def add_outcome(line: str, outcome: str) -> str:
     """Put ``outcome`` first among the outcomes, so it is the first error on the line."""
     head, sep, tail = line.partition(" ; ")
@@ -358,6 +364,8 @@ KINDS = (
     "bit-on-a-miss",
     "no-card-claimed",
     "round-number",
+    "wrong-card-kind",
+    "shark-only",
 )
 EXPECTED_CODE = {
     "false-refresh": "wrong-refresh",
@@ -371,6 +379,7 @@ KIND_VARIANTS = {
     "wrong-hunger": ("shark",),
     "wrong-discard": ("shark",),
     "bit-on-a-miss": ("shark",),
+    "shark-only": ("standard", "three-player", "two-player"),
 }
 
 
@@ -441,6 +450,16 @@ def inject(kind: str, events: list[Event], data: st.DataObject) -> tuple[str, in
             if setup.automaton in rnd.before.line:
                 s = rnd.before.swimmer(setup.automaton)
                 candidates.extend((k, (setup.automaton, str(v))) for v in s.table)
+        elif kind == "wrong-card-kind":  # a swimmer's Shark card; the Shark's number (R11)
+            candidates.extend(
+                (k, (name, data.draw(st.sampled_from(("right-arm", "exhaustion")))))
+                for name in rnd.before.line
+                if name != setup.automaton
+            )
+            if setup.shark is not None and k >= 2 and setup.shark in played_names(line):
+                candidates.append((k, (setup.shark, str(data.draw(st.integers(1, 7))))))
+        elif kind == "shark-only":  # a miss or a hunger in a game without a Shark
+            candidates.append((k, data.draw(st.sampled_from(("miss", "hunger 4", "hunger 0")))))
         elif kind == "no-card-claimed":
             candidates.extend(
                 (k, (name, "-")) for name in rnd.before.line if rnd.before.swimmer(name).hand
@@ -489,7 +508,7 @@ def inject(kind: str, events: list[Event], data: st.DataObject) -> tuple[str, in
     k, what = pick(candidates)
     i = where[k]
     line = lines[i]
-    if kind in ("card-not-in-hand", "automaton-repeat", "no-card-claimed"):
+    if kind in ("card-not-in-hand", "automaton-repeat", "no-card-claimed", "wrong-card-kind"):
         name, card = what
         lines[i] = set_play(line, name, card)
     elif kind in ("wrong-bite", "wrong-line", "missing-refresh"):
@@ -497,6 +516,8 @@ def inject(kind: str, events: list[Event], data: st.DataObject) -> tuple[str, in
         lines[i] = replace_outcome(line, old, new)
     elif kind == "bit-on-a-miss":
         lines[i] = add_outcome(line, f"bit {what}")
+    elif kind == "shark-only":
+        lines[i] = add_outcome(line, what)
     elif kind == "false-refresh":
         stated = outcome_of(line, "refresh")
         lines[i] = (

@@ -29,6 +29,8 @@ from getbit_events.events import (
     GameStarted,
     HungerStated,
     LineStated,
+    MissStated,
+    PlayStated,
     SharkCardPlayed,
     SwimmerBitten,
     SwimmerDevoured,
@@ -292,6 +294,47 @@ def test_a_refresh_naming_only_the_bitten_swimmer_is_kept(tmp_path: Path) -> Non
     assert state.swimmer("Anne").hand == {5}  # the game as played: Anne took nothing back
 
 
+@pytest.mark.parametrize(
+    ("text", "who", "card"),
+    [
+        (HEAD + "2. John 3, Anne right-arm, Beth 5, Ted 1\n", "Anne", "right-arm"),
+        (HEAD + "2. John 3, Anne 2, Beth 5, Ted Exhaustion\n", "Ted", "Exhaustion"),
+        (SHARK_HEAD + "\n2. A 2, B 3, C 4, D 5, Jaws 3\n", "Jaws", "3"),
+    ],
+)
+def test_a_card_of_the_wrong_kind_is_kept(
+    text: str, who: str, card: str, tmp_path: Path
+) -> None:
+    # R3, R11: a swimmer plays a numbered card, the Shark a Shark card; the play is
+    # flagged and kept as written, and it moves nobody (the swimmer plays no number)
+    report = kept(text, tmp_path)
+    assert ("wrong-card-kind", 2) in [(v.code, v.round) for v in report.violations]
+    words = [(e.round, e.who, e.card) for e in report.events if isinstance(e, PlayStated)]
+    assert words == [(2, who, card.casefold())]  # as the reader reads a Shark card
+    assert f"{who} {card.casefold()}" in write_gbn([report.events]).split("\n2. ")[1]
+    if who != "Jaws":  # a swimmer's play of no number: no card, as with '-' (R15)
+        assert (who, None) in reveal(report, 2).cards
+
+
+def test_a_refresh_listing_a_bitten_swimmer_with_nothing_to_take_is_kept(
+    tmp_path: Path,
+) -> None:
+    # round 4: Ted played no card and his table is empty (his bite of round 2 gave all
+    # back); he is bitten again and took nothing with it (R6). John, Anne and Beth
+    # hold one card each and take theirs back (R7); the record lists Ted alone
+    text = HEAD + (
+        "2. John 3, Anne 2, Beth 5, Ted 1\n3. John 5, Anne 4, Beth 3, Ted -\n"
+        "4. Ted -, John 2, Anne 3, Beth 1 ; refresh Ted\n"
+    )
+    report = kept(text, tmp_path)
+    assert [(v.code, v.round) for v in report.violations if v.round == 4] == [
+        ("no-card-claimed", 4)
+    ] + [("wrong-refresh", 4)] * 3
+    taken = [(e.round, e.who, e.cards) for e in report.events if isinstance(e, CardsTakenBack)]
+    assert taken[-1] == (4, "Ted", ())  # listed, with nothing to take: not his bite's
+    assert "; bit Ted right-leg ; refresh Ted ;" in write_gbn([report.events])
+
+
 def test_a_hunger_stated_without_a_miss_is_kept(tmp_path: Path) -> None:
     report = kept(SHARK_HEAD + " ; hunger 5\n", tmp_path)
     assert [(v.code, v.round) for v in report.violations] == [("wrong-hunger", 1)]
@@ -300,6 +343,27 @@ def test_a_hunger_stated_without_a_miss_is_kept(tmp_path: Path) -> None:
     assert state is not None
     assert state.shark is not None
     assert state.shark.hunger == 4  # R12: only a miss costs a token; the word is kept
+
+
+@pytest.mark.parametrize(
+    ("said", "codes"),
+    [(" ; miss ; hunger 3", 2), (" ; hunger 0", 1), (" ; miss", 1), (" ; bit Ted ; miss", 1)],
+)
+def test_a_miss_and_a_hunger_in_a_game_without_a_shark_are_kept(
+    said: str, codes: int, tmp_path: Path
+) -> None:
+    # R11, R12: only the shark variant's Shark misses and holds hunger tokens; a
+    # standard game's record stating either is flagged, and the words are kept
+    report = kept(HEAD + "2. John 3, Anne 2, Beth 5, Ted 1" + said + "\n", tmp_path)
+    assert [(v.code, v.round) for v in report.violations] == [("shark-only", 2)] * codes
+    kinds = [type(e) for e in report.events if e.round == 2]
+    assert (MissStated in kinds) == ("miss" in said)
+    assert (HungerStated in kinds) == ("hunger" in said)
+    round_2 = write_gbn([report.events]).split("\n2. ")[1]
+    assert all(word in round_2 for word in said.split(" ; ")[1:])
+    state = report.state
+    assert state is not None
+    assert state.limbs()["Ted"] == 3  # the rules' bite: the words change nothing
 
 
 def test_a_line_naming_a_devoured_swimmer_is_kept(tmp_path: Path) -> None:

@@ -102,3 +102,30 @@ def test_what_a_record_states_that_the_game_cannot_take_is_told_as_recorded() ->
         "The record says the Shark holds 5 hunger tokens; it holds 4 (R12: only a miss "
         "costs one). Kept as recorded, it changes nothing."
     ) in shark
+
+
+def test_a_card_of_the_wrong_kind_and_a_sharkless_miss_are_told_as_recorded() -> None:
+    accounts = _accounts(
+        '[Line "John, Anne, Beth, Ted"]\n\n1. John 4, Anne 1, Beth 4, Ted 5\n'
+        "2. John 3, Anne right-arm, Beth 5, Ted 1 ; miss ; hunger 2\n"
+    )
+    assert (
+        "The record says Anne plays right-arm, but a swimmer plays a number (R3, R11). "
+        "Kept as recorded, it changes nothing."
+    ) in accounts
+    assert (
+        "The record says the Shark missed, but this game has no Shark (R11: the shark "
+        "variant's). Kept as recorded, it changes nothing."
+    ) in accounts
+    assert (
+        "The record says the Shark holds 2 hunger tokens, but this game has no Shark "
+        "(R12: the shark variant's). Kept as recorded, it changes nothing."
+    ) in accounts
+    shark = _accounts(
+        '[Line "A, B, C, D"]\n[Variant "shark"]\n[Shark "Jaws"]\n\n'
+        "1. A 1, B 2, C 3, D 4\n2. A 2, B 3, C 4, D 5, Jaws 3\n"
+    )
+    assert (
+        "The record says Jaws plays 3, but the Shark plays a Shark card (R3, R11). "
+        "Kept as recorded, it changes nothing."
+    ) in shark
