@@ -24,6 +24,7 @@ from getbit_events.events import (
     SwimmerDevoured,
     SwimmerMoved,
 )
+from getbit_events.outcomes import limb_word
 from getbit_events.state import GameState
 from replay.view import EVERYTHING, Viewer
 
@@ -35,11 +36,6 @@ _ENDS = {
     "R14-hunger": "the Shark lost its last hunger token (R14)",
     "R14-last-swimmer": "only one swimmer was left (R14)",
 }
-
-
-def limb_word(limb: str) -> str:
-    """``right-arm`` -> ``right arm``."""
-    return limb.replace("-", " ")
 
 
 def names(items: Iterable[object]) -> str:

@@ -36,6 +36,8 @@ from console.options import (
     game_option,
     id_option,
     json_option,
+    since_option,
+    until_option,
 )
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.events import Event
@@ -161,11 +163,9 @@ def stats_command(
         int | None, typer.Option(metavar="N", help="only games with this many swimmers", min=1)
     ] = None,
     since: Annotated[
-        str | None, typer.Option(metavar="DATE", help="only games dated on or after (Date tag)")
+        str | None, since_option("only games dated on or after (Date tag)")
     ] = None,
-    until: Annotated[
-        str | None, typer.Option(metavar="DATE", help="only games dated on or before")
-    ] = None,
+    until: Annotated[str | None, until_option()] = None,
     tag: Annotated[
         list[str] | None,
         typer.Option("--tag", metavar="KEY=VALUE", help="only games with this tag (repeatable)"),
