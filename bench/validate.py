@@ -12,6 +12,9 @@
     state per event), against (c) a bare loop folding the same events, as plain
     dicts, into a mutable dict state; both in events per second.
 
+(e) "Come on! Bite me!" (docs/biteme.md): reading and validating BMN text of games
+    the bots played, in turns per second, against the same (d).
+
 Goals: (a) >= 5x (d); (b) >= 20% of (c). The machines are noisy: only the
 ratios mean anything, and each timing is the best of ``--repeat`` runs.
 
@@ -39,10 +42,14 @@ if importlib.util.find_spec("getbit_events") is None:
 
 import attrs  # noqa: E402
 
+from biteme.simulate import simulate_bite  # noqa: E402
+from biteme.validate import validate_bite  # noqa: E402
 from getbit_events.events import CardsRevealed, Event  # noqa: E402
 from getbit_events.reducer import replay  # noqa: E402
 from getbit_events.simulate import SETUPS, simulate_game  # noqa: E402
 from getbit_events.validate import validate_game  # noqa: E402
+from importers.bmn import iter_bmn  # noqa: E402
+from importers.bmn_write import write_bmn  # noqa: E402
 from importers.gbn import iter_gbn, read_gbn, write_gbn  # noqa: E402
 
 PGN_DIR = ROOT.parent / "shared" / "pgn"
@@ -88,6 +95,23 @@ def chess_yardstick(repeat: int) -> tuple[float, int]:
     # mainline walk above only counts them.
     seconds, moves = best(run, repeat)
     return seconds, moves
+
+
+def bite_me(n: int, repeat: int) -> tuple[float, int]:
+    """(e): ``n`` games of "Come on! Bite me!" (3 to 10 players) as BMN, read and
+    validated as ``getbit validate`` does: (seconds, turns)."""
+    games = [simulate_bite(3 + k % 8, seed=2000 + k) for k in range(n)]
+    text = write_bmn(games)
+    turns = sum(len(game.turns) for game in iter_bmn(text, "bench.bmn"))
+
+    def run() -> int:
+        valid = sum(validate_bite(game).valid for game in iter_bmn(text, "bench.bmn"))
+        if valid != n:
+            raise RuntimeError("a simulated game of Bite me! did not validate")
+        return valid
+
+    seconds, _ = best(run, repeat)
+    return seconds, turns
 
 
 def dict_fold(events: list[dict[str, Any]]) -> dict[str, Any]:
@@ -215,6 +239,7 @@ def main() -> None:
         t_b = min(t_b, best(fold_all, 1)[0])
         t_c = min(t_c, best(dict_all, 1)[0])
     t_d, moves = chess_yardstick(args.repeat)
+    t_e, turns = bite_me(max(1, args.games // 4), args.repeat)
 
     a = plays / t_a
     d = moves / t_d
@@ -230,6 +255,10 @@ def main() -> None:
         f"  = {plays / t_a_cards / d:.2f}x (d)"
     )
     print(f"(d) python-chess PGN:  {d:12,.0f} moves/s       ({moves} moves, {t_d:.3f} s)")
+    print(
+        f"(e) validate BMN:      {turns / t_e:12,.0f} turns/s       ({turns} turns, {t_e:.3f} s)"
+        f"  = {turns / t_e / d:.2f}x (d)   (Come on! Bite me!)"
+    )
     print(f"(b) replay (fold):     {b:12,.0f} events/s      ({n_events} events, {t_b:.3f} s)")
     print(f"(c) bare dict fold:    {c:12,.0f} events/s      ({t_c:.3f} s)")
     print(f"ratio (a)/(d) = {a / d:.2f}x   (goal >= 5x)")

@@ -17,6 +17,7 @@ import functools
 import importlib
 import inspect
 import io
+import itertools
 import os
 import sys
 import traceback
@@ -32,6 +33,8 @@ from typer._click.exceptions import NoArgsIsHelpError, UsageError  # typer >= 0.
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 from typer.main import get_command_from_info
 
+from biteme.record import BiteRecord
+from biteme.validate import BiteReport, validate_bite
 from console import (
     ERR,
     EXIT_BUG,
@@ -247,24 +250,33 @@ def _getbit(
     """Record, check, replay and study games of Get Bit!"""
 
 
+#: A game of either game's records: Get Bit!'s, or a BMN record of "Come on! Bite me!"
+_Record = RecordedGame | BiteRecord
+
+
 def _games(
     path: Path, fmt: str, encoding: str | None, notes: list[str]
-) -> Iterator[RecordedGame]:
+) -> Iterator[_Record]:
     """The games of one file as it is read (memory bounded by one game); the encoding
-    it was read in, when detected, is kept in ``notes`` (the caller says it)."""
+    it was read in, when detected, is kept in ``notes`` (the caller says it). A file
+    of "Come on! Bite me!" (``.bmn``, or a Game tag naming it) is read as BMN."""
     from importers import iter_file
+    from importers.bmn import is_bmn, iter_bmn_file
 
+    if fmt in ("auto", "gbn") and is_bmn(path):
+        return iter_bmn_file(path)
     return iter_file(path, fmt, encoding=encoding, say=notes.append)
 
 
-def _render(report: GameReport) -> None:
+def _render(report: GameReport | BiteReport) -> None:
     head = f"{report.source} game {report.game} (line {report.record.pos.line})"
     if report.valid:
         if report.finished:
             result = f"{report.winner} wins"
         else:
             n = len(report.record.rounds)
-            result = f"unfinished after {n} round{'s' if n != 1 else ''}"
+            unit = "turn" if isinstance(report, BiteReport) else "round"
+            result = f"unfinished after {n} {unit}{'s' if n != 1 else ''}"
         out.print(f"{escape(head)}: [green]ok[/green] ({escape(result)})")
     else:
         n = len(report.violations)
@@ -286,17 +298,34 @@ def validate(
     as_json: Annotated[bool, json_option("one JSON object per game, for programs")] = False,
     fmt: Annotated[
         RecordFormat,
-        format_option("by file ending (auto; folders give .gbn and .jsonl), or this one"),
+        format_option("by file ending (auto; folders give .gbn, .jsonl and .bmn), or this one"),
     ] = "auto",
     encoding: Annotated[str | None, encoding_option()] = None,
     jobs: Annotated[int | None, jobs_option("worker processes checking the games "
                                             "(default: the number of cores)")] = None,
+    strengths: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE",
+            help="Come on! Bite me!: strengths the records leave out (CARD = NUMBER lines)",
+        ),
+    ] = None,
 ) -> None:
     """Check recorded games against the rules; report every violation.
 
-    A path with no games in it is a warning and exit 2.
+    A path with no games in it is a warning and exit 2. Records of "Come on! Bite
+    me!" (.bmn, or a Game tag naming it) are checked against its rules (B1-B17).
     """
+    from importers.bmn import read_strengths_file
     from importers.reading import codec
+
+    given: dict[str, int] = {}
+    if strengths is not None:
+        try:
+            given = read_strengths_file(strengths)
+        except InputError as exc:
+            say_error(str(exc))
+            raise typer.Exit(EXIT_UNREADABLE) from None
 
     if encoding is not None:
         try:
@@ -309,7 +338,7 @@ def validate(
         from importers.workers import default_jobs  # multiprocessing: not for `getbit -h`
 
         jobs = default_jobs()
-    code = _check_paths(paths, fmt, encoding, as_json, counts, jobs)
+    code = _check_paths(paths, fmt, encoding, as_json, counts, jobs, given)
     if not as_json:
         unchecked = f", {counts['unchecked']} not checked (a bug)" if counts["unchecked"] else ""
         out.print(
@@ -327,6 +356,7 @@ def _check_paths(
     as_json: bool,
     counts: dict[str, int],
     jobs: int,
+    strengths: dict[str, int] | None = None,
 ) -> int:
     """Check and show every game of ``paths``, with a bar on a terminal; the exit code.
     A path given that holds no games is a warning, and exit 2 (nothing was checked).
@@ -339,7 +369,9 @@ def _check_paths(
     from importers import folder_suffixes
 
     code = EXIT_OK
-    suffixes = folder_suffixes(fmt)
+    from importers.bmn import SUFFIX
+
+    suffixes = (*folder_suffixes(fmt), SUFFIX) if fmt == "auto" else folder_suffixes(fmt)
     files = [(p, f) for p in paths for f in find_files([p], suffixes, missing_ok=True)]
     sizes = file_sizes(f for _, f in files)
     said = dict.fromkeys(paths, 0)  # games, or problems already said, per path given
@@ -348,7 +380,7 @@ def _check_paths(
         from importers.workers import in_order
 
         results: Iterator[_Item | _Checked] = in_order(
-            items, functools.partial(_check_apart, as_json=as_json), jobs
+            items, functools.partial(_check_apart, as_json=as_json, strengths=strengths), jobs
         )
     else:
         results = items()
@@ -376,7 +408,7 @@ def _check_paths(
                 bar.advance(got.size)
             else:
                 game, notes = got
-                code = max(code, _check(game, as_json, counts, list(notes)))
+                code = max(code, _check(game, as_json, counts, list(notes), strengths))
                 said[given] += 1
                 bar.advance(len(game.text or b""))
     for given in (p for p, n in said.items() if not n):  # an empty file or folder
@@ -398,7 +430,7 @@ class _Bug:
 #: What ``validate`` reads, in order: a file's place in the files (it begins), the
 #: encoding it is read in (detected), a game with those notes, a file that cannot
 #: be read, a reader's bug.
-_Item = int | str | tuple[RecordedGame, tuple[str, ...]] | InputError | _Bug
+_Item = int | str | tuple[_Record, tuple[str, ...]] | InputError | _Bug
 
 
 def _items(
@@ -449,7 +481,9 @@ class _Checked:
         return self.code
 
 
-def _check_apart(item: _Item, as_json: bool) -> _Item | _Checked:
+def _check_apart(
+    item: _Item, as_json: bool, strengths: dict[str, int] | None = None
+) -> _Item | _Checked:
     """In a worker: a game checked with what ``_check`` says of it kept; any other
     item as it is (this process says it)."""
     if not isinstance(item, tuple):
@@ -460,19 +494,31 @@ def _check_apart(item: _Item, as_json: bool) -> _Item | _Checked:
     encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
     kept = io.TextIOWrapper(io.BytesIO(), encoding, "backslashreplace", newline="")
     with OUT.capture() as shown, ERR.capture() as warned, redirect_stdout(kept):
-        code = _check(game, as_json, mine, list(notes))
+        code = _check(game, as_json, mine, list(notes), strengths)
     kept.flush()
     js = kept.buffer.getvalue().decode(encoding, "backslashreplace")
     return _Checked(code, mine, shown.get() + js, warned.get(), len(game.text or b""))
 
 
-def _check(game: RecordedGame, as_json: bool, counts: dict[str, int], notes: list[str]) -> int:
+def _check(
+    game: _Record,
+    as_json: bool,
+    counts: dict[str, int],
+    notes: list[str],
+    strengths: dict[str, int] | None = None,
+) -> int:
     """Validate and show one game; its exit code. A crash while checking it is
     reported as that game's (file:line) and the other games go on. ``notes`` (the
-    encoding detected) and a Date the reports cannot read are warnings of the game."""
+    encoding detected) and a Date the reports cannot read are warnings of the game.
+    A record of "Come on! Bite me!" is checked by its own rules, with ``strengths``
+    filling in what it leaves out (B3)."""
     counts["games"] += 1
+    report: GameReport | BiteReport
     try:
-        report = validate_game(game)
+        if isinstance(game, BiteRecord):
+            report = validate_bite(game, strengths)
+        else:
+            report = validate_game(game)
         shown = report.to_json() if as_json else None
     except Exception as exc:
         _say_bug(f"{game.source}:{game.pos.line}: game {game.index}: not checked", exc)
@@ -480,7 +526,7 @@ def _check(game: RecordedGame, as_json: bool, counts: dict[str, int], notes: lis
         return EXIT_BUG
     counts["valid" if report.valid else "invalid"] += 1
     counts["unfinished"] += report.valid and not report.finished
-    extra = [*notes, *date_warnings(game)]
+    extra = [*notes, *(date_warnings(game) if isinstance(game, RecordedGame) else [])]
     if shown is not None:
         if extra:  # never there for a UTF-8 record with a readable Date: its JSON is as before
             shown["warnings"] = [*shown["warnings"], *extra]
@@ -518,9 +564,29 @@ def simulate(
         Literal["gbn", "jsonl"],
         typer.Option("--format", case_sensitive=False, help="GBN, or a JSON Lines event log"),
     ] = "gbn",
+    rules: Annotated[
+        Literal["get-bit", "bite-me"],
+        typer.Option(
+            case_sensitive=False,
+            help="which game: Get Bit! (R1-R17) or Come on! Bite me! (B1-B17, written as BMN)",
+        ),
+    ] = "get-bit",
+    players: Annotated[
+        int, typer.Option(metavar="N", help="Come on! Bite me!: players per game, 3 to 10 (B1)")
+    ] = 4,
+    strengths: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE",
+            help="Come on! Bite me!: the strengths the bots play with (CARD = NUMBER lines)",
+        ),
+    ] = None,
 ) -> None:
     """Play complete games by the rules with seeded bots; write them as GBN or a JSON Lines log."""
     assert bot in BOTS  # the choices are the simulator's (a test holds them equal)
+    if rules == "bite-me":
+        _simulate_bite(games, players, seed, strengths, output, fmt)
+        return
     played = simulate_games(games, variant, swimmers, seed, bot, memory)
     try:
         target = sys.stdout if output is None else output.open("w", encoding="utf-8")
@@ -537,6 +603,38 @@ def simulate(
     except ValueError as exc:  # set-ups the rules do not allow (swimmers for the variant)
         say_error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
+    finally:
+        if output is not None:
+            target.close()
+
+
+def _simulate_bite(
+    games: int, players: int, seed: int, strengths: Path | None, output: Path | None, fmt: str
+) -> None:
+    """``simulate --rules bite-me``: games of "Come on! Bite me!" written as BMN."""
+    from biteme.simulate import simulate_bites
+    from importers.bmn import read_strengths_file
+    from importers.bmn_write import game_bmn
+
+    try:
+        if fmt != "gbn":
+            raise InputError("--rules bite-me writes BMN: --format jsonl is Get Bit!'s only")
+        given = read_strengths_file(strengths) if strengths is not None else None
+        played = simulate_bites(games, players, seed, given)
+        if games:  # a bad --players is said before anything is written
+            first = next(played)
+            played = itertools.chain([first], played)
+    except (InputError, ValueError) as exc:
+        say_error(str(exc))
+        raise typer.Exit(EXIT_UNREADABLE) from None
+    try:
+        target = sys.stdout if output is None else output.open("w", encoding="utf-8")
+    except OSError as exc:
+        say_error(f"{output}: cannot write: {exc.strerror or exc}")
+        raise typer.Exit(EXIT_UNREADABLE) from None
+    try:
+        for k, game in enumerate(played):
+            target.write(("\n" if k else "") + game_bmn(game))
     finally:
         if output is not None:
             target.close()

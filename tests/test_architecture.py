@@ -13,12 +13,13 @@ ROOT = Path(__file__).resolve().parent.parent
 # Who may import whom (besides itself): the picture in docs/architecture.md, arrow by arrow.
 ALLOWED = {
     "getbit_events": set(),
-    "importers": {"getbit_events"},
+    "biteme": {"getbit_events"},
+    "importers": {"getbit_events", "biteme"},
     "console": {"getbit_events"},
-    "store": {"getbit_events", "importers", "console"},
-    "replay": {"getbit_events", "importers", "store", "console"},
-    "reports": {"getbit_events", "importers", "store", "console"},
-    "cli": {"getbit_events", "importers", "store", "console", "replay", "reports"},
+    "store": {"getbit_events", "biteme", "importers", "console"},
+    "replay": {"getbit_events", "biteme", "importers", "store", "console"},
+    "reports": {"getbit_events", "biteme", "importers", "store", "console"},
+    "cli": {"getbit_events", "biteme", "importers", "store", "console", "replay", "reports"},
 }
 PACKAGES = tuple(ALLOWED)
 
@@ -97,6 +98,23 @@ def test_the_picture_is_the_table() -> None:
         for m in re.finditer(r"^- `(\w+)/` \(imports ([^)]*)\)", text, re.MULTILINE)
     }
     assert listed == ALLOWED
+
+
+def test_biteme_takes_only_generic_pieces_of_getbit_events() -> None:
+    """The second game's core leans on no part of Get Bit!'s rules: from
+    ``getbit_events`` it takes the errors, the limits, ``SourcePos`` and the
+    record's ``Violation`` and ``RecordedTag`` only (docs/architecture.md)."""
+    generic = {"getbit_events.errors", "getbit_events.limits", "getbit_events.events",
+               "getbit_events.record"}
+    for path in sorted((ROOT / "biteme").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "getbit_events"
+            ):
+                assert node.module in generic, f"{path.name} imports {node.module}"
+                if node.module == "getbit_events.events":
+                    assert [a.name for a in node.names] == ["SourcePos"], path.name
 
 
 def test_the_checker_sees_imports(tmp_path: Path) -> None:

@@ -227,7 +227,7 @@ def test_an_empty_folder_is_a_warning_and_exit_2(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("not a record\n", encoding="utf-8")
     code, out, err = _run("validate", str(tmp_path))
     assert code == 2
-    ends = ".gbn, .jsonl, .ndjson"
+    ends = ".gbn, .jsonl, .ndjson, .bmn"
     assert err.strip() == f"warning: no games in {tmp_path} (no record files: {ends})"
     assert out.splitlines()[-1] == "0 games: 0 valid (0 unfinished), 0 with violations"
 
