@@ -357,7 +357,8 @@ def settle(
                 line.remove(who)
                 steps.append((SwimmerDevoured, who, "recorded"))
                 s.outs[who] = "recorded"
-            elif who in board.devoured:  # devoured before: kept, the fold leaves it aside
+            elif who in board.devoured or who not in seats:
+                # devoured before, or a name not in the game: kept, the fold leaves it aside
                 steps.append((SwimmerDevoured, who, "recorded"))
     # only a short line, a swimmer devoured or a hunger token lost can end the game
     ended = _end(board, line, s) if len(line) <= 2 or s.outs or s.missed else None

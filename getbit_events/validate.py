@@ -388,10 +388,8 @@ def _stated(walk: Walk, rnd: RecordedRound) -> rules.Stated:
             name = canon.get(o.names[0].casefold())
             if name is not None:
                 said.bite = (name, o.limb)
-        elif kind == "out":
-            name = canon.get(o.names[0].casefold())
-            if name is not None:
-                said.outs = (*said.outs, name)
+        elif kind == "out":  # a name not in the game is kept as written
+            said.outs = (*said.outs, canon.get(o.names[0].casefold(), o.names[0]))
         elif kind == "miss":
             said.miss = True
         elif kind == "hunger" and said.hunger is None:

@@ -463,6 +463,18 @@ def test_a_bite_and_an_out_of_a_devoured_swimmer_are_kept(tmp_path: Path) -> Non
     assert state.devoured == ("A",)  # devoured once: the words change nothing
 
 
+def test_an_out_of_a_name_not_in_the_game_is_kept(tmp_path: Path) -> None:
+    # a slip of the pen ('Tedd'): flagged, kept as written, and nobody is devoured
+    report = kept(HEAD + "2. John 3, Anne 2, Beth 5, Ted 1 ; out Tedd\n", tmp_path)
+    assert [(v.code, v.round) for v in report.violations] == [("unknown-swimmer", 2)]
+    outs = [(e.who, e.why) for e in report.events if isinstance(e, SwimmerDevoured)]
+    assert outs == [("Tedd", "recorded")]
+    state = report.state
+    assert state is not None
+    assert state.devoured == ()
+    assert state.limbs()["Ted"] == 3  # the rules' bite (R6): the word changes nothing
+
+
 def test_a_log_stating_what_a_wrong_hunger_ended_is_checked_once(tmp_path: Path) -> None:
     # round 2: Exhaustion finds no tie and misses (R12): 3 tokens left, the Shark takes
     # its card back. The record says 0 left, so the game ended there (R14), as played;
