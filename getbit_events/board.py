@@ -6,8 +6,8 @@ steps the rules gave), and the reducer's fold (``reducer.py``), which replay,
 the read models and the store use, keeps a ``Board`` as its private holder and
 hands out frozen ``GameState`` snapshots of it (``Board.snapshot``). A step
 (``rules.settle``) and an event go through the same handler: a step is an event
-not yet made, its class and its fields after ``round``, e.g.
-``(SwimmerBitten, "Ted", "right-arm")``.
+not yet made (``steps.py``), its fields after ``round`` by the event's names,
+e.g. ``Bitten(who="Ted", limb="right-arm")`` for a ``SwimmerBitten``.
 
 The handlers trust their input (the rules judge): a fact the game cannot take
 (a name not in the game, a swimmer devoured before) is kept in the events and
@@ -40,11 +40,9 @@ from getbit_events.events import (
 )
 from getbit_events.setups import LIMBS, SHARK_CARDS, starting_hand
 from getbit_events.state import GameState, SharkState, SwimmerState
+from getbit_events.steps import EVENT_OF, Bitten, Moved, Step, TookBack
 
-__all__ = ["Board", "Outcome", "Seat", "SharkSeat", "Step", "own_plays"]
-
-#: An event not yet made: its class, then its fields after ``round`` (no ``pos``).
-Step = tuple[Any, ...]
+__all__ = ["Board", "Outcome", "Seat", "SharkSeat", "own_plays"]
 
 Plays = tuple[tuple[str, int | None], ...]
 _T = TypeVar("_T")
@@ -350,13 +348,12 @@ class Board:
             self.phase = "move"
         handlers = _ON_STEP
         for step in outcome.steps:
-            kind = step[0]
-            if kind is CardsTakenBack:  # the commonest steps, called directly
-                self.taken_back(step[1], step[2])
-            elif kind is SwimmerBitten:
-                self.bitten(step[1], step[2])
-            elif kind is not SwimmerMoved:  # a bitten swimmer's swim: in outcome.line already
-                handlers[kind](self, *step[1:])
+            if isinstance(step, TookBack):  # the commonest steps, called directly
+                self.taken_back(step.who, step.cards)
+            elif isinstance(step, Bitten):
+                self.bitten(step.who, step.limb)
+            elif not isinstance(step, Moved):  # a bitten swimmer's swim: in outcome.line already
+                handlers[type(step)](self, step)
 
     def moved(self, who: str, why: str) -> None:
         """``who`` swims to the front (R4 by its card, R6 after a bite, or as stated)."""
@@ -482,21 +479,6 @@ class Board:
             yield self.snapshot()
 
 
-_ON_STEP: dict[Any, Callable[..., None]] = {
-    SwimmerMoved: Board.moved,
-    SwimmerBitten: Board.bitten,
-    SwimmerDevoured: Board.devour,
-    CardsTakenBack: Board.taken_back,
-    SharkCardsTakenBack: Board.shark_taken_back,
-    HungerLost: Board.hunger_lost,
-    CardsDiscarded: Board.discarded,
-    HungerStated: Board.stated,
-    LineStated: Board.stated,
-    MissStated: Board.stated,
-    GameEnded: Board.ended,
-}
-
-
 def _revealed(board: Board, e: CardsRevealed) -> None:
     if board.phase != "ended":  # R17: a round recorded after the end changes nothing
         board.reveal(e.round, e.cards, None)
@@ -519,4 +501,9 @@ _ON_EVENT: dict[type[Any], Callable[[Board, Any], None]] = {
     MissStated: lambda b, e: b.stated(),
     PlayStated: lambda b, e: b.stated(e.card),
     GameEnded: lambda b, e: b.ended(e.winner, e.ranking, e.why),
+}
+
+# a step reaches the handler of the event it becomes: its fields have the event's names
+_ON_STEP: dict[type[Any], Callable[[Board, Any], None]] = {
+    step: _ON_EVENT[event] for step, event in EVENT_OF.items()
 }
