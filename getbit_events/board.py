@@ -17,7 +17,7 @@ changes nothing here.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 from getbit_events.events import (
     CardChosen,
@@ -39,28 +39,20 @@ from getbit_events.events import (
     SwimmerMoved,
 )
 from getbit_events.setups import LIMBS, SHARK_CARDS, starting_hand
-from getbit_events.state import GameState, SharkState, SwimmerState
+from getbit_events.state import (
+    GAME_FIELDS,
+    SHARK_FIELDS,
+    SWIMMER_FIELDS,
+    GameState,
+    SharkState,
+    SwimmerState,
+    made,
+)
 from getbit_events.steps import EVENT_OF, Bitten, Moved, Step, TookBack
 
 __all__ = ["Board", "Outcome", "Seat", "SharkSeat", "own_plays"]
 
 Plays = tuple[tuple[str, int | None], ...]
-_T = TypeVar("_T")
-
-# Speed trick (docs/architecture.md, "Speed tricks"): the fold's snapshots are made
-# without running their class's ``__init__``: an empty object of a plain class
-# (``type()`` keeps it one under mypyc too) is given the value's fields, then the
-# value's class, which has the same layout. A replay makes one per event.
-_Blank = type("_Blank", (), {})
-
-
-def _made(cls: type[_T], fields: dict[str, Any]) -> _T:
-    """The frozen ``cls`` value holding ``fields`` (the dict itself); a property test
-    holds each equal, field for field and class for class, to what ``cls`` makes."""
-    value = _Blank()
-    value.__dict__ = fields
-    value.__class__ = cls
-    return value  # type: ignore[no-any-return]
 
 
 class Outcome(Protocol):
@@ -122,15 +114,15 @@ class Seat:
         """This seat as a frozen value (made again only after a change)."""
         frozen = self.frozen
         if frozen is None:
-            frozen = self.frozen = _made(SwimmerState, {
-                "name": self.name,
-                "limbs": self.limbs,
-                "hand": frozenset(self.hand),
-                "table": tuple(self.table),
-                "discards": tuple(self.discards),
-                "face_down": self.face_down,
-                "devoured": self.devoured,
-            })
+            fields = SWIMMER_FIELDS.copy()  # state.made: the one way
+            fields["name"] = self.name
+            fields["limbs"] = self.limbs
+            fields["hand"] = frozenset(self.hand)
+            fields["table"] = tuple(self.table)
+            fields["discards"] = tuple(self.discards)
+            fields["face_down"] = self.face_down
+            fields["devoured"] = self.devoured
+            frozen = self.frozen = made(SwimmerState, fields)
         return frozen
 
 
@@ -158,12 +150,12 @@ class SharkSeat:
     def snapshot(self) -> SharkState:
         frozen = self.frozen
         if frozen is None:
-            frozen = self.frozen = _made(SharkState, {
-                "name": self.name,
-                "hand": frozenset(self.hand),
-                "table": tuple(self.table),
-                "hunger": self.hunger,
-            })
+            fields = SHARK_FIELDS.copy()
+            fields["name"] = self.name
+            fields["hand"] = frozenset(self.hand)
+            fields["table"] = tuple(self.table)
+            fields["hunger"] = self.hunger
+            frozen = self.frozen = made(SharkState, fields)
         return frozen
 
 
@@ -248,21 +240,21 @@ class Board:
         swimmers = self.frozen
         if swimmers is None:
             swimmers = self.frozen = tuple([seat.snapshot() for seat in self.seats.values()])
-        return _made(GameState, {
-            "setup": self.setup,
-            "swimmers": swimmers,
-            "line": line,
-            "shark": shark.snapshot() if shark is not None else None,
-            "round": self.round,
-            "phase": self.phase,
-            "devoured": self.devoured,
-            "chosen": self.chosen,
-            "revealed": self.recorded,
-            "shark_card": self.shark_card,
-            "winner": self.winner,
-            "ranking": self.ranking,
-            "end_reason": self.end_reason,
-        })
+        fields = GAME_FIELDS.copy()
+        fields["setup"] = self.setup
+        fields["swimmers"] = swimmers
+        fields["line"] = line
+        fields["shark"] = shark.snapshot() if shark is not None else None
+        fields["round"] = self.round
+        fields["phase"] = self.phase
+        fields["devoured"] = self.devoured
+        fields["chosen"] = self.chosen
+        fields["revealed"] = self.recorded
+        fields["shark_card"] = self.shark_card
+        fields["winner"] = self.winner
+        fields["ranking"] = self.ranking
+        fields["end_reason"] = self.end_reason
+        return made(GameState, fields)
 
     def swimmer(self, name: str) -> Seat:
         return self.seats[name]
