@@ -108,10 +108,10 @@ class _Shape:
 
     __slots__ = ("kind", "slots", "texts")
 
-    def __init__(self, kind: Kind, slots: list[Any]) -> None:
+    def __init__(self, kind: Kind, slots: list[Any], texts: tuple[int, ...] | None = None) -> None:
         self.kind = kind
         self.slots = slots
-        self.texts = tuple(n for n in range(SLOTS) if kind[3] >> n & 1)
+        self.texts = tuple(n for n in range(SLOTS) if kind[3] >> n & 1) if texts is None else texts
 
 
 # -- shaped from the fields: the payloads that are seldom the same twice ----------------
@@ -138,9 +138,7 @@ def _revealed(event: CardsRevealed) -> _Shape | None:
         kind = (CardsRevealed.TYPE, CardsRevealed.VERSION, template,
                 sum(1 << (2 * k) for k in range(n)), 0)
         known = _REVEALED[n] = _Shape(kind, [])
-    made = _Shape.__new__(_Shape)
-    made.kind, made.slots, made.texts = known.kind, slots, known.texts
-    return made
+    return _Shape(known.kind, slots, known.texts)
 
 
 def _taken(event: CardsTakenBack) -> _Shape | None:
@@ -154,9 +152,7 @@ def _taken(event: CardsTakenBack) -> _Shape | None:
         template = '{"who":%s,"cards":[' + ",".join(["%s"] * n) + "]}"
         kind = (CardsTakenBack.TYPE, CardsTakenBack.VERSION, template, 1, 0)
         known = _TAKEN[n] = _Shape(kind, [])
-    made = _Shape.__new__(_Shape)
-    made.kind, made.slots, made.texts = known.kind, [event.who, *cards], known.texts
-    return made
+    return _Shape(known.kind, [event.who, *cards], known.texts)
 
 
 _FAST: dict[type[Any], Callable[[Any], _Shape | None]] = {
