@@ -61,7 +61,7 @@ def prepare(report: GameReport) -> NewGame:
         first = report.violations[0] if report.violations else None
         raise InputError(f"{first or report.source}: a game with syntax errors is not stored")
     status = status_of(report)
-    events = report.events
+    events = report.events  # once: the compiled build makes them again each time
     payloads = [payload_json(e) for e in events]
     setup = events[0] if events and isinstance(events[0], GameStarted) else None
     tags = dict(setup.tags) if setup else {t.name: t.value for t in report.record.tags}
@@ -81,7 +81,7 @@ def prepare(report: GameReport) -> NewGame:
         utc_now(),
     )
     text = report.record.text
-    hashed = digest(report, payloads)
+    hashed = digest(report, payloads, events)
     return NewGame(
         digest=hashed,
         row=row,

@@ -29,7 +29,8 @@ __all__ = ["SLOTS", "Encoded", "Kind", "Shapes", "dump", "shape"]
 
 #: The most values a kind's template takes (more: the payload is kept whole).
 SLOTS = 16
-_CACHE = 50_000  # payload texts whose shapes are kept, at most
+_CACHE = 4_096  # payload texts whose shapes are kept, at most (a set-up is seldom seen twice:
+# 50,000 kept about 90 MB in each worker)
 _quote = json.encoder.encode_basestring  # a JSON string, as the store's compact JSON writes it
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 # the C encoder made once (JSONEncoder.encode makes one a call): the same text, faster
