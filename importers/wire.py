@@ -193,33 +193,19 @@ def payload(event: Event) -> dict[str, Any]:
 # class and on random games (docs/architecture.md, "Speed tricks").
 
 _json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-# what _json writes, without its call a value: a text field (typed str) by the C
-# function it calls, a tuple of cards by a C encoder made once (_json makes one a
-# call); docs/architecture.md, "Speed tricks"
-_text = json.encoder.encode_basestring
-_C_MAKE = getattr(json.encoder, "c_make_encoder", None)
-_C_LIST = (
-    _C_MAKE(None, json.JSONEncoder().default, _text, None, ":", ",", False, False, True)
-    if _C_MAKE is not None else None
-)
-
-
-def _cards(value: Any) -> str:
-    return "".join(_C_LIST(value, 0)) if _C_LIST is not None else _json(value)
-
 
 _PAYLOAD_TEXT: dict[type[Any], Callable[[Any], str]] = {
-    CardChosen: lambda e: f'{{"who":{_text(e.who)}}}',
+    CardChosen: lambda e: f'{{"who":{_json(e.who)}}}',
     CardsRevealed: lambda e: (
-        f'{{"cards":{_cards(e.cards)}}}'
+        f'{{"cards":{_json(e.cards)}}}'
         if e.number is None
-        else f'{{"cards":{_cards(e.cards)},"number":{e.number}}}'
+        else f'{{"cards":{_json(e.cards)},"number":{e.number}}}'
     ),
-    SharkCardPlayed: lambda e: f'{{"shark":{_text(e.shark)},"card":{_text(e.card)}}}',
-    SwimmerMoved: lambda e: f'{{"who":{_text(e.who)},"why":{_text(e.why)}}}',
-    SwimmerBitten: lambda e: f'{{"who":{_text(e.who)},"limb":{_text(e.limb)}}}',
-    SwimmerDevoured: lambda e: f'{{"who":{_text(e.who)},"why":{_text(e.why)}}}',
-    CardsTakenBack: lambda e: f'{{"who":{_text(e.who)},"cards":{_cards(e.cards)}}}',
+    SharkCardPlayed: lambda e: f'{{"shark":{_json(e.shark)},"card":{_json(e.card)}}}',
+    SwimmerMoved: lambda e: f'{{"who":{_json(e.who)},"why":{_json(e.why)}}}',
+    SwimmerBitten: lambda e: f'{{"who":{_json(e.who)},"limb":{_json(e.limb)}}}',
+    SwimmerDevoured: lambda e: f'{{"who":{_json(e.who)},"why":{_json(e.why)}}}',
+    CardsTakenBack: lambda e: f'{{"who":{_json(e.who)},"cards":{_json(e.cards)}}}',
 }
 
 

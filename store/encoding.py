@@ -33,18 +33,10 @@ _CACHE = 4_096  # payload texts whose shapes are kept, at most (a set-up is seld
 # 50,000 kept about 90 MB in each worker)
 _quote = json.encoder.encode_basestring  # a JSON string, as the store's compact JSON writes it
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-# the C encoder made once (JSONEncoder.encode makes one a call): the same text, faster
-_C_MAKE = getattr(json.encoder, "c_make_encoder", None)
-_C_ENCODE = (
-    _C_MAKE(None, _ENCODER.default, _quote, None, ":", ",", False, False, True)
-    if _C_MAKE is not None else None
-)
 
 
 def dump(value: Any) -> str:
     """Compact JSON, non-ASCII kept (as ``importers.wire`` writes payloads)."""
-    if _C_ENCODE is not None and isinstance(value, list | dict):
-        return "".join(_C_ENCODE(value, 0))
     return _ENCODER.encode(value)
 
 
