@@ -21,6 +21,7 @@ from getbit_events.events import (
     HungerStated,
     LineStated,
     MissStated,
+    OutcomeStated,
     PlayStated,
     SharkCardPlayed,
     SwimmerBitten,
@@ -33,7 +34,9 @@ from getbit_events.state import GameState
 __all__ = ["outcome_text", "write_gbn"]
 
 
-def outcome_text(steps: Iterable[tuple[Any, ...]], line: Sequence[str]) -> str:
+def outcome_text(
+    steps: Iterable[tuple[Any, ...]], line: Sequence[str], hunger: int | None = None
+) -> str:
     """The outcomes after a round's moves, as GBN states them in full (docs/gbn.md).
 
     ``steps`` are the round's facts after the card moves, each its event class
@@ -43,13 +46,27 @@ def outcome_text(steps: Iterable[tuple[Any, ...]], line: Sequence[str]) -> str:
     happened, then who took cards back without a bite (R7), then the line.
     ``write_gbn`` writes a round's outcomes so, and the validator checks a round
     read in this form by comparing it with the text of the rules' own outcome.
+
+    An outcome kept as written (``OutcomeStated``) is written back where it was
+    read first: an ``unread`` one in place of the rules' outcome of its kind, a
+    ``twice`` one after the rest, the first of its kind before it (``hunger``, the
+    Shark's tokens after the round, where no miss or stated hunger wrote one).
     """
+    steps = list(steps)
+    kept = [step[1:] for step in steps if step[0] is OutcomeStated]
+    instead = {o[0] for o in kept if o[1] == "unread"}
     said: list[str] = []
     refresh: list[str] = []
     before: tuple[Any, ...] = (None,)  # the step before
     for step in steps:
         kind = step[0]
-        if kind is SwimmerBitten:
+        if kind is OutcomeStated and step[2] == "unread":
+            said.append(_stated_text(*step[1:]))
+        elif kind is SwimmerBitten and "bit" in instead:
+            pass  # the bite as written stands in its place
+        elif kind is CardsDiscarded and "discard" in instead:
+            pass
+        elif kind is SwimmerBitten:
             said.append(f"bit {step[1]} {step[2]}")
         elif kind is CardsTakenBack:
             # any take-back but a bite's own (R6), which follows the bitten one's swim
@@ -71,11 +88,36 @@ def outcome_text(steps: Iterable[tuple[Any, ...]], line: Sequence[str]) -> str:
         elif kind is LineStated:  # the line as the record states it, kept
             line = step[1]
         before = step
-    if refresh:
+    if refresh and "refresh" not in instead:
         said.append("refresh " + ", ".join(refresh))
     if line:  # a line devoured to nobody (as a wrong record may say) has no names to state
         said.append("line " + ", ".join(line))
+    for o in kept:
+        if o[1] != "twice":
+            continue
+        wrote = any(text.startswith(f"{o[0]} ") or text == o[0] for text in said)
+        if o[0] == "hunger" and hunger is not None and not wrote:
+            said.append(f"hunger {hunger}")
+        said.append(_stated_text(*o))
     return " ; ".join(said)
+
+
+def _stated_text(
+    kind: str,
+    _why: str,
+    names: tuple[str, ...],
+    limb: str | None,
+    number: int | None,
+    cards: tuple[tuple[str, str], ...],
+) -> str:
+    """An outcome kept as written (``OutcomeStated``), in GBN's words."""
+    if kind == "discard":
+        return "discard " + ", ".join([f"{n} {v}" for n, v in cards])
+    if kind == "hunger":
+        return f"hunger {number}"
+    if kind == "bit" and limb is not None:
+        return f"bit {names[0]} {limb}"
+    return " ".join([kind, ", ".join(names)]) if names else kind
 
 
 def _quote(value: str) -> str:
@@ -146,7 +188,8 @@ def _write_round(events: list[Event], state: GameState, outcomes: bool) -> str:
     if outcomes:
         # each event as a step: its class, then its fields between round and pos
         steps = [(type(e), *attrs.astuple(e, recurse=False)[1:-1]) for e in events]
-        said = outcome_text(steps, state.line)
+        hunger = state.shark.hunger if state.shark is not None else None
+        said = outcome_text(steps, state.line, hunger)
         if said:
             text += " ; " + said
     return text
