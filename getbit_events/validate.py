@@ -359,7 +359,10 @@ def _unread(walk: Walk, rnd: RecordedRound) -> list[tuple[str, RecordedOutcome]]
         kind = o.kind
         key = f"out {o.names[0].casefold()}" if kind == "out" else kind
         if key in seen:
-            unread.append(("twice", o))
+            # an 'out' of one devoured before, or of a name not in the game, is kept
+            # each time it is stated (rules.settle): only one of the line needs this
+            if kind != "out" or canon.get(o.names[0].casefold()) in walk.board.line:
+                unread.append(("twice", o))
             continue
         seen.add(key)
         if kind == "bit":

@@ -409,6 +409,7 @@ class _Game:
         return tuple(out)
 
 
+_SPLITS = frozenset(",;\n")  # a GBN outcome's names and words hold none of these
 #: what each outcome a record states holds (an ``outcome-stated`` is one of them)
 _OUTCOME_SHAPES = {
     "bit": "one name and a limb or none",
@@ -440,8 +441,9 @@ def _outcome_fault(e: OutcomeStated) -> str | None:
         return f"a {e.kind} holds {shape}"
     names = [*e.names, *(n for n, _ in e.cards)]
     words = [v for _, v in e.cards] + ([e.limb] if e.limb is not None else [])
-    for word in [*names, *words]:  # a name may hold a space, a card or a limb not
-        if name_fault(word) is not None or (word in words and " " in word):
+    for word in [*names, *words]:  # as read from a GBN line: a name may hold a space
+        splits = any(c in _SPLITS for c in word) or (word in words and " " in word)
+        if not word.strip() or splits:
             return f"{short(word)} cannot be written as GBN writes an outcome"
     return None
 

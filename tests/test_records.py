@@ -482,10 +482,13 @@ def test_an_out_of_a_name_not_in_the_game_is_kept(tmp_path: Path) -> None:
         # a name not in the game: flagged, kept as written, the rules' outcome stands
         (" ; bit Tedd left-arm", ["unknown-swimmer"], [("bit", "unread", ("Tedd",))]),
         (" ; refresh Bobb", ["unknown-swimmer"], [("refresh", "unread", ("Bobb",))]),
+        (" ; bit Te\rd", ["unknown-swimmer"], [("bit", "unread", ("Te\rd",))]),  # a stray CR
         (" ; discard Bobb 4", ["shark-only"], [("discard", "unread", ())]),
         # a second outcome of a kind: flagged, kept after the first
         (" ; bit Ted ; bit Ted", ["duplicate-outcome"], [("bit", "twice", ("Ted",))]),
         (" ; out Ted ; out Ted", ["wrong-out", "duplicate-outcome"], [("out", "twice", ("Ted",))]),
+        # an 'out' of a name not in the game is kept each time (swimmer-devoured)
+        (" ; out Tedd ; out Tedd", ["unknown-swimmer", "duplicate-outcome"], []),
         (
             " ; bit Tedd ; bit Ted right-arm",
             ["unknown-swimmer", "duplicate-outcome"],
@@ -512,7 +515,7 @@ def test_an_outcome_the_rules_leave_aside_is_kept_as_written(
     assert round_2.count(" ; ") >= said.count(" ; ")
     state = report.state
     assert state is not None
-    assert state.limbs()["Ted"] == (0 if "out" in said else 3)  # devoured as recorded
+    assert state.limbs()["Ted"] == (0 if "out Ted ;" in said else 3)  # devoured as recorded
 
 
 def test_a_hunger_stated_twice_is_kept(tmp_path: Path) -> None:
@@ -635,3 +638,16 @@ def test_a_word_played_by_a_name_not_in_the_game_is_kept(
     assert sorted(v.code for v in report.violations) == codes
     who, card = plays.split(" ")
     assert [(e.who, e.card) for e in report.events if isinstance(e, PlayStated)] == [(who, card)]
+
+
+def test_an_out_of_a_devoured_swimmer_stated_twice_is_kept_twice(tmp_path: Path) -> None:
+    # round 5 devours A (R6); round 6 states its out twice, around a bite: each kept once
+    text = (
+        '[Line "B, C, D, E, A"]\n\n1. B 1, C 1, D 1, E 1, A 1\n'
+        "2. B 2, C 2, D 2, E 2, A 2\n3. A 1, B 3, C 4, D 5, E 6\n4. A 1, B 4, C 5, D 6, E 3\n"
+        "5. A 1, B 6, C 3, D 4, E 5\n6. B 1, C 1, D 1, E 1 ; out A ; bit A ; out A\n"
+    )
+    report = kept(text, tmp_path)
+    outs = [e for e in report.events if isinstance(e, SwimmerDevoured) and e.round == 6]
+    assert [(e.who, e.why) for e in outs] == [("A", "recorded")] * 2
+    assert not any(isinstance(e, OutcomeStated) for e in report.events)
