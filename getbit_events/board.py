@@ -31,6 +31,7 @@ from getbit_events.events import (
     HungerStated,
     LineStated,
     MissStated,
+    OutcomeStated,
     PlayStated,
     SharkCardPlayed,
     SharkCardsTakenBack,
@@ -492,6 +493,7 @@ _ON_EVENT: dict[type[Any], Callable[[Board, Any], None]] = {
     LineStated: lambda b, e: b.stated(e.line),
     MissStated: lambda b, e: b.stated(),
     PlayStated: lambda b, e: b.stated(e.card),
+    OutcomeStated: lambda b, e: b.stated(e.kind),
     GameEnded: lambda b, e: b.ended(e.winner, e.ranking, e.why),
 }
 

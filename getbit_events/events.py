@@ -24,6 +24,7 @@ __all__ = [
     "HungerStated",
     "LineStated",
     "MissStated",
+    "OutcomeStated",
     "PlayStated",
     "SharkCardPlayed",
     "SharkCardsTakenBack",
@@ -110,7 +111,8 @@ class SharkCardPlayed:
 @attrs.frozen
 class PlayStated:
     """A play a record states with a card of the wrong kind: a swimmer's Shark card (or
-    any word not a number), or the Shark's number (R3, R11).
+    any word not a number), or the Shark's number (R3, R11); or a word played by a name
+    not in the game, a swimmer devoured, or a second time.
 
     A fact of the record, kept as written after the round's reveal; the fold leaves it
     aside (the swimmer is revealed with no card, the Shark with none).
@@ -241,8 +243,34 @@ class LineStated:
 
 
 @attrs.frozen
+class OutcomeStated:
+    """An outcome a record states that the game leaves to the rules, as written: the
+    first ``bit``, ``refresh`` or ``discard`` of a round naming a name not in the game
+    (or a card not a number), ``why`` ``unread``; or one stated a second time in a
+    round, ``why`` ``twice``.
+
+    A fact of the record, kept after the round's other facts; the fold leaves it
+    aside (the rules' outcome of its kind stands). An ``unread`` one is written back
+    in place of the rules' outcome of its kind, a ``twice`` one after the round's
+    outcomes.
+    """
+
+    TYPE: ClassVar[str] = "outcome-stated"
+    VERSION: ClassVar[int] = 1
+    round: int
+    kind: str
+    why: str
+    names: tuple[str, ...] = ()
+    limb: str | None = None
+    number: int | None = None
+    cards: tuple[tuple[str, str], ...] = ()
+    pos: SourcePos | None = None
+
+
+@attrs.frozen
 class CardsDiscarded:
-    """Exhaustion: each tied swimmer discarded the card it played, for good (R11)."""
+    """Cards discarded for good: the tied swimmers' cards under the Shark's Exhaustion
+    (R11), or the cards a record says were discarded in a game without a Shark."""
 
     TYPE: ClassVar[str] = "cards-discarded"
     VERSION: ClassVar[int] = 1
@@ -280,6 +308,7 @@ Event = (
     | HungerStated
     | MissStated
     | LineStated
+    | OutcomeStated
     | GameEnded
 )
 
@@ -301,6 +330,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         HungerStated,
         MissStated,
         LineStated,
+        OutcomeStated,
         GameEnded,
     )
 }

@@ -145,6 +145,9 @@ class Walk:
         self.left_out = 0  # violations found past MAX_VIOLATIONS, counted and not kept
         # per round, the plays of a card of the wrong kind (R3, R11), as written: kept
         self.words: dict[int, list[tuple[str, str]]] = {}
+        # per round, the outcomes as written that the rules' outcome leaves aside (why,
+        # outcome): one naming a name not in the game, one stated twice; kept
+        self.unread: dict[int, list[tuple[str, RecordedOutcome]]] = {}
 
     def flag(
         self,

@@ -148,6 +148,8 @@ def _odd_play(
     if not taken and (play.card == "-" or play.card.isdigit()):
         value = None if play.card == "-" else int(play.card)
         extra.append((play.name if name is None else name, value))
+    elif not taken:  # a word, not a number (a Shark card ...): kept as written (R3)
+        _keep_word(walk, play.name if name is None else name, play.card)
     if name is None:
         hint = _meant(walk, play.name, play.card)[1]
         walk.flag("unknown-swimmer", f"{play.name} is not a swimmer in this game{hint}", pos)

@@ -35,7 +35,7 @@ import attrs
 
 from getbit_events import rules
 from getbit_events.board import Board
-from getbit_events.events import Event, GameStarted, PlayStated
+from getbit_events.events import Event, GameStarted, OutcomeStated, PlayStated
 from getbit_events.findings import CODES, WARNING_CODES, Logged, Walk, capped
 from getbit_events.outcomes import check_outcomes, check_winner, limb_word
 from getbit_events.plays import read_plays
@@ -114,6 +114,7 @@ class GameReport:
     _setup: GameStarted | None = None
     _log: Sequence[Logged] = ()
     _words: Mapping[int, Sequence[tuple[str, str]]] = attrs.field(factory=dict)
+    _unread: Mapping[int, Sequence[tuple[str, RecordedOutcome]]] = attrs.field(factory=dict)
 
     @classmethod
     def of_events(
@@ -147,6 +148,12 @@ class GameReport:
             if words:  # plays of a card of the wrong kind, as written (R3, R11)
                 events.extend([PlayStated(r, who, card, pos) for who, card in words])
             events.extend(rules.make_events(outcome.all_steps(), r, pos))
+            unread = self._unread.get(r)
+            if unread:  # outcomes as written that the rules' outcome leaves aside, kept
+                events.extend([
+                    OutcomeStated(r, o.kind, why, o.names, o.limb, o.number, o.cards, pos)
+                    for why, o in unread
+                ])
         return tuple(events)
 
     @cached_property
@@ -236,7 +243,14 @@ def validate_game(game: RecordedGame) -> GameReport:
         # the Winner the record claims is a fact of the record: kept with the tags
         setup = attrs.evolve(setup, tags=(*setup.tags, ("Winner", walk.winner_tag.value)))
     return GameReport(
-        game, walk.found(), tuple(walk.warnings), Final.of(board), setup, walk.log, walk.words
+        game,
+        walk.found(),
+        tuple(walk.warnings),
+        Final.of(board),
+        setup,
+        walk.log,
+        walk.words,
+        walk.unread,
     )
 
 
@@ -327,7 +341,41 @@ def _settle_stated(walk: Walk, rnd: RecordedRound) -> rules.Settlement:
     stated = _bite_stated(walk, rnd.outcomes)
     if text is None or stated != choice:
         outcome = rules.settle(board, stated)
+    unread = _unread(walk, rnd)
+    if unread:
+        walk.unread[rnd.index] = unread
     return _check_stages(walk, rnd, outcome, stated)
+
+
+def _unread(walk: Walk, rnd: RecordedRound) -> list[tuple[str, RecordedOutcome]]:
+    """The outcomes ``rnd`` states that the game leaves to the rules, each with why
+    (``OutcomeStated``): ``twice``, a second of its kind (as ``check_outcomes`` counts
+    them); ``unread``, the first ``bit``, ``refresh`` or ``discard`` naming a name not
+    in the game, or a card not a number (``_stated`` leaves it to the rules)."""
+    canon = walk.canon
+    seen: set[str] = set()
+    unread: list[tuple[str, RecordedOutcome]] = []
+    for o in rnd.outcomes:
+        kind = o.kind
+        key = f"out {o.names[0].casefold()}" if kind == "out" else kind
+        if key in seen:
+            # an 'out' of one devoured before, or of a name not in the game, is kept
+            # each time it is stated (rules.settle): only one of the line needs this
+            if kind != "out" or canon.get(o.names[0].casefold()) in walk.board.line:
+                unread.append(("twice", o))
+            continue
+        seen.add(key)
+        if kind == "bit":
+            unknown = o.names[0].casefold() not in canon
+        elif kind == "refresh":
+            unknown = any(n.casefold() not in canon for n in o.names)
+        elif kind == "discard":
+            unknown = any(n.casefold() not in canon or not v.isdigit() for n, v in o.cards)
+        else:
+            continue
+        if unknown:
+            unread.append(("unread", o))
+    return unread
 
 
 def _bite_stated(walk: Walk, outcomes: Sequence[RecordedOutcome]) -> dict[str, str] | None:

@@ -9,7 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from getbit_events.events import CardsRevealed, Event, GameStarted, PlayStated, SharkCardPlayed
+from getbit_events.events import (
+    CardsRevealed,
+    Event,
+    GameStarted,
+    OutcomeStated,
+    PlayStated,
+    SharkCardPlayed,
+)
 from getbit_events.reducer import apply
 from getbit_events.state import GameState
 from getbit_events.steps import (
@@ -28,23 +35,43 @@ from getbit_events.steps import (
 __all__ = ["outcome_text", "write_gbn"]
 
 
-def outcome_text(steps: Iterable[tuple[Any, ...] | None], line: Sequence[str]) -> str:
+def outcome_text(
+    steps: Iterable[tuple[Any, ...] | OutcomeStated | None],
+    line: Sequence[str],
+    hunger: int | None = None,
+) -> str:
     """The outcomes after a round's moves, as GBN states them in full (docs/gbn.md).
 
     ``steps`` are the round's facts after the card moves, each a ``steps.Step``
-    (an event not yet made), or None for a fact that is no step (a play, a
-    reveal: ``write_gbn`` hands over a round's every event); ``line`` is the
+    (an event not yet made), an outcome kept as written (``OutcomeStated``, as
+    itself), or None for a fact that is neither (a play, a reveal: ``write_gbn``
+    hands over a round's every event); ``line`` is the
     line after the round. E.g. ``bit Ted left-arm ; refresh Anne ; line Ted, Anne``:
     bites, devoured swimmers, misses and Exhaustion discards in the order they
     happened, then who took cards back without a bite (R7), then the line.
     ``write_gbn`` writes a round's outcomes so, and the validator checks a round
     read in this form by comparing it with the text of the rules' own outcome.
+
+    An outcome kept as written (``OutcomeStated``) is written back where it was
+    read first: an ``unread`` one in place of the rules' outcome of its kind, a
+    ``twice`` one after the rest, the first of its kind before it (``hunger``, the
+    Shark's tokens after the round, where no miss or stated hunger wrote one).
     """
+    steps = list(steps)
+    kept = [step for step in steps if isinstance(step, OutcomeStated)]
+    instead = {o.kind for o in kept if o.why == "unread"}
     said: list[str] = []
     refresh: list[str] = []
-    before: tuple[Any, ...] | None = None  # the step before
+    before: tuple[Any, ...] | OutcomeStated | None = None  # the step before
     for step in steps:
-        if isinstance(step, Bitten):
+        if isinstance(step, OutcomeStated):
+            if step.why == "unread":
+                said.append(_stated_text(step))
+        elif isinstance(step, Bitten) and "bit" in instead:
+            pass  # the bite as written stands in its place
+        elif isinstance(step, Discarded) and "discard" in instead:
+            pass
+        elif isinstance(step, Bitten):
             said.append(f"bit {step.who} {step.limb}")
         elif isinstance(step, TookBack):
             # any take-back but a bite's own (R6), which follows the bitten one's swim
@@ -67,11 +94,32 @@ def outcome_text(steps: Iterable[tuple[Any, ...] | None], line: Sequence[str]) -
         elif isinstance(step, StatedLine):  # the line as the record states it, kept
             line = step.line
         before = step
-    if refresh:
+    if refresh and "refresh" not in instead:
         said.append("refresh " + ", ".join(refresh))
     if line:  # a line devoured to nobody (as a wrong record may say) has no names to state
         said.append("line " + ", ".join(line))
+    for o in kept:
+        if o.why != "twice":
+            continue
+        wrote = any(text.startswith(f"{o.kind} ") or text == o.kind for text in said)
+        if o.kind == "hunger" and hunger is not None and not wrote:
+            said.append(f"hunger {hunger}")
+        said.append(_stated_text(o))
     return " ; ".join(said)
+
+
+def _stated_text(stated: OutcomeStated) -> str:
+    """An outcome kept as written (``OutcomeStated``), in GBN's words."""
+    kind, names, limb, number, cards = (
+        stated.kind, stated.names, stated.limb, stated.number, stated.cards
+    )
+    if kind == "discard":
+        return "discard " + ", ".join([f"{n} {v}" for n, v in cards])
+    if kind == "hunger":
+        return f"hunger {number}"
+    if kind == "bit" and limb is not None:
+        return f"bit {names[0]} {limb}"
+    return " ".join([kind, ", ".join(names)]) if names else kind
 
 
 def _quote(value: str) -> str:
@@ -140,7 +188,9 @@ def _write_round(events: list[Event], state: GameState, outcomes: bool) -> str:
     plays.extend(f"{n} {word}" for n, word in words.items())
     text = f"{r}. " + ", ".join(plays)
     if outcomes:
-        said = outcome_text([step_of(e) for e in events], state.line)
+        facts = [e if isinstance(e, OutcomeStated) else step_of(e) for e in events]
+        hunger = state.shark.hunger if state.shark is not None else None
+        said = outcome_text(facts, state.line, hunger)
         if said:
             text += " ; " + said
     return text

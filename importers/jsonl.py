@@ -35,6 +35,7 @@ from getbit_events.events import (
     HungerStated,
     LineStated,
     MissStated,
+    OutcomeStated,
     PlayStated,
     SharkCardPlayed,
     SharkCardsTakenBack,
@@ -344,6 +345,11 @@ class _Game:
             return
         if isinstance(event, GameEnded):
             self.ended = event
+        elif isinstance(event, OutcomeStated):
+            fault = _outcome_fault(event)
+            if fault is not None:
+                self.error(Violation("syntax", f"outcome-stated: {fault}", pos, event.round))
+                return
         self.rounds[-1].append(event)
 
     def check_names(self, setup: GameStarted, pos: SourcePos) -> None:
@@ -403,6 +409,45 @@ class _Game:
         return tuple(out)
 
 
+_SPLITS = frozenset(",;\n")  # a GBN outcome's names and words hold none of these
+#: what each outcome a record states holds (an ``outcome-stated`` is one of them)
+_OUTCOME_SHAPES = {
+    "bit": "one name and a limb or none",
+    "out": "one name",
+    "refresh": "names",
+    "line": "names",
+    "discard": "cards",
+    "hunger": "a number",
+    "miss": "nothing",
+}
+
+
+def _outcome_fault(e: OutcomeStated) -> str | None:
+    """Why an ``outcome-stated`` is not an outcome a GBN record could state, or None."""
+    if e.why not in ("unread", "twice"):
+        return f"why is {short(e.why)}, not \"unread\" or \"twice\""
+    shape = _OUTCOME_SHAPES.get(e.kind)
+    if shape is None:
+        return f"kind is {short(e.kind)}, not one of {', '.join(_OUTCOME_SHAPES)}"
+    holds = {
+        "bit": len(e.names) == 1 and not e.cards and e.number is None,
+        "out": len(e.names) == 1 and e.limb is None and not e.cards and e.number is None,
+        "refresh": bool(e.names) and e.limb is None and not e.cards and e.number is None,
+        "discard": bool(e.cards) and not e.names and e.limb is None and e.number is None,
+        "hunger": e.number is not None and not e.names and e.limb is None and not e.cards,
+        "miss": not e.names and e.limb is None and not e.cards and e.number is None,
+    }.get(e.kind, bool(e.names) and e.limb is None and not e.cards and e.number is None)
+    if not holds:
+        return f"a {e.kind} holds {shape}"
+    names = [*e.names, *(n for n, _ in e.cards)]
+    words = [v for _, v in e.cards] + ([e.limb] if e.limb is not None else [])
+    for word in [*names, *words]:  # as read from a GBN line: a name may hold a space
+        splits = any(c in _SPLITS for c in word) or (word in words and " " in word)
+        if not word.strip() or splits:
+            return f"{short(word)} cannot be written as GBN writes an outcome"
+    return None
+
+
 class _Told:
     """What one logged round tells, as a GBN record's round line states it: its plays,
     and the outcomes its consequences say. ``line`` is the line before the round; the
@@ -433,6 +478,8 @@ class _Told:
         self.said_hunger: int | None = None  # a hunger-stated
         self.refresh: list[str] = []
         self.shark_back: tuple[str, ...] = ()
+        self.instead: set[str] = set()  # kinds an unread outcome-stated stands in for
+        self.twice: list[RecordedOutcome] = []  # outcome-stated a second time, last
         swam: str | None = None  # who swam to the front after a bite, just before
         for e in events[1:]:
             swam = self._take(e, e.pos or rpos, swam)
@@ -476,9 +523,24 @@ class _Told:
             outcomes.append(RecordedOutcome("miss", epos.line, epos.column))
         elif isinstance(e, LineStated):
             self.said_line = e.line
+        elif isinstance(e, OutcomeStated):
+            self._outcome_stated(e, epos)
         elif isinstance(e, SharkCardsTakenBack) and self.setup.shark is not None:
             self.shark_back = (self.setup.shark,)
         return None
+
+    def _outcome_stated(self, e: OutcomeStated, epos: SourcePos) -> None:
+        """An outcome kept as written: an ``unread`` one stands in place of the rules'
+        outcome of its kind (which came before it), a ``twice`` one comes last."""
+        said = RecordedOutcome(
+            e.kind, epos.line, epos.column, e.names, e.limb, e.number, e.cards
+        )
+        if e.why == "twice":
+            self.twice.append(said)
+            return
+        self.outcomes[:] = [o for o in self.outcomes if o.kind != e.kind]
+        self.outcomes.append(said)
+        self.instead.add(e.kind)
 
     def _play_stated(self, word: RecordedPlay) -> None:
         """A play of a card of the wrong kind in its place: a swimmer revealed with no
@@ -505,11 +567,13 @@ class _Told:
                 outcomes.append(RecordedOutcome("discard", rpos.line, rpos.column))
             # whether the Shark took its cards back (R12, R13): no GBN outcome says it
             outcomes.append(RecordedOutcome("shark-back", rpos.line, rpos.column, self.shark_back))
-        outcomes.append(RecordedOutcome("refresh", rpos.line, rpos.column, tuple(self.refresh)))
+        if "refresh" not in self.instead:
+            outcomes.append(RecordedOutcome("refresh", rpos.line, rpos.column, tuple(self.refresh)))
         line = tuple(self.line) if self.said_line is None else self.said_line
         outcomes.append(RecordedOutcome("line", rpos.line, rpos.column, line))
 
     def round(self, index: int) -> RecordedRound:
         reveal = self.reveal
         number = reveal.round if reveal.number is None else reveal.number
-        return RecordedRound(index, number, self.rpos, tuple(self.plays), tuple(self.outcomes))
+        outcomes = (*self.outcomes, *self.twice)
+        return RecordedRound(index, number, self.rpos, tuple(self.plays), outcomes)

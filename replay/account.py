@@ -17,6 +17,7 @@ from getbit_events.events import (
     HungerStated,
     LineStated,
     MissStated,
+    OutcomeStated,
     PlayStated,
     SharkCardPlayed,
     SharkCardsTakenBack,
@@ -103,6 +104,20 @@ def _takeback(e: CardsTakenBack, before: GameState, viewer: Viewer) -> str:
     if shown:
         what += f" and {names(shown)}"
     return f"{e.who} takes back {what} (R16: the values were face down)."
+
+
+def _outcome_stated(e: OutcomeStated) -> str:
+    """An outcome a record states that the rules leave aside, in its own words."""
+    said = " ".join([e.kind, ", ".join(e.names)]) if e.names else e.kind
+    if e.kind == "discard":
+        said = "discard " + ", ".join([f"{n} {v}" for n, v in e.cards])
+    elif e.kind == "hunger":
+        said = f"hunger {e.number}"
+    if e.why == "twice":
+        why = f"a second '{e.kind}' in this round"
+    else:
+        why = "a name not in the game" if e.kind != "discard" else "what the game cannot take"
+    return f"The record also says '{said}': {why}. Kept as recorded, it changes nothing."
 
 
 def describe(
@@ -209,7 +224,15 @@ def describe(
         )
     if isinstance(event, CardsDiscarded):
         cards = names(f"{n} {v}" for n, v in event.cards)
+        if before.shark is None:  # a discard a record states without a Shark, followed
+            return (
+                f"The record says {cards} {'is' if len(event.cards) == 1 else 'are'} "
+                "discarded for the rest of the game, but only the Shark's Exhaustion "
+                "discards (R11): followed as recorded."
+            )
         return f"Exhaustion: the tied swimmers discard {cards} for the rest of the game (R11)."
+    if isinstance(event, OutcomeStated):
+        return _outcome_stated(event)
     if isinstance(event, GameEnded):
         why = _ENDS.get(event.why, event.why)
         ranking = ", ".join(f"{i}. {n}" for i, n in enumerate(event.ranking, 1))

@@ -23,6 +23,7 @@ from getbit_events.events import (
     HungerStated,
     LineStated,
     MissStated,
+    OutcomeStated,
     PlayStated,
     SharkCardPlayed,
     SharkCardsTakenBack,
@@ -174,6 +175,7 @@ def render_round(cursor: Cursor, rnd: int, viewer: Viewer = EVERYTHING) -> Rende
             HungerStated: "recorded",
             LineStated: "recorded",
             MissStated: "recorded",
+            OutcomeStated: "recorded",
             PlayStated: "recorded",
             GameEnded: "end",
         }.get(type(e), e.TYPE)

@@ -513,3 +513,31 @@ def test_a_game_at_the_limits_is_written_and_read_back() -> None:
     assert _strip(again.events) == _strip(report.events)
     with pytest.raises(InputError, match="its id is 1001 characters long"):
         list(write_jsonl([("g" * (MAX_TEXT + 1), report.events)]))
+
+
+@pytest.mark.parametrize(
+    ("fields", "fault"),
+    [
+        ({"kind": "bit", "why": "unread", "names": []}, "a bit holds one name"),
+        ({"kind": "eat", "why": "twice", "names": ["Ann"]}, 'kind is "eat"'),
+        ({"kind": "out", "why": "later", "names": ["Ann"]}, 'why is "later"'),
+        ({"kind": "hunger", "why": "twice"}, "a hunger holds a number"),
+        ({"kind": "refresh", "why": "unread", "names": ["Ann, Bob"]}, '"Ann, Bob" cannot'),
+        ({"kind": "discard", "why": "unread", "cards": [["Ann", "4 5"]]}, '"4 5" cannot'),
+    ],
+)
+def test_an_outcome_stated_that_no_record_could_state_is_refused(
+    fields: dict[str, Any], fault: str
+) -> None:
+    # a hand-written log's outcome-stated must be an outcome GBN can state: never a
+    # traceback in the validator, never an export GBN cannot read
+    lines = _lines(simulate_game("standard", 4, 1))
+    at = next(k for k, line in enumerate(lines) if line["type"] == "cards-revealed")
+    stated = {"type": "outcome-stated", "v": 1, "game": "g1", "round": 1, **fields}
+    lines.insert(at + 1, stated)
+    for k, line in enumerate(lines, 1):
+        line["seq"] = k
+    (report,) = _reports(_text(lines))
+    assert not report.readable
+    assert report.violations[0].code == "syntax"
+    assert fault in report.violations[0].message

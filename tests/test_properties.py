@@ -368,6 +368,8 @@ KINDS = (
     "shark-only",
     "discard-without-shark",
     "wrong-kind-after-end",
+    "unknown-swimmer",
+    "duplicate-outcome",
 )
 EXPECTED_CODE = {
     "discard-without-shark": "shark-only",
@@ -477,6 +479,13 @@ def inject(kind: str, events: list[Event], data: st.DataObject) -> tuple[str, in
             candidates.extend(
                 (k, f"discard {name} {v}") for name, v in played.items() if v is not None
             )
+        elif kind == "unknown-swimmer":  # a bite or a refresh of a name not in the game
+            assume("Nobody" not in setup.line and setup.shark != "Nobody")
+            candidates.extend((k, f"{word} Nobody") for word in ("bit", "refresh"))
+            if setup.variant == "shark":
+                candidates.append((k, "discard Nobody 3"))
+        elif kind == "duplicate-outcome":  # any outcome stated a second time, last
+            candidates.extend((k, part) for part in line.split(" ; ")[1:])
         elif kind == "no-card-claimed":
             candidates.extend(
                 (k, (name, "-")) for name in rnd.before.line if rnd.before.swimmer(name).hand
@@ -533,8 +542,10 @@ def inject(kind: str, events: list[Event], data: st.DataObject) -> tuple[str, in
         lines[i] = replace_outcome(line, old, new)
     elif kind == "bit-on-a-miss":
         lines[i] = add_outcome(line, f"bit {what}")
-    elif kind in ("shark-only", "discard-without-shark"):
+    elif kind in ("shark-only", "discard-without-shark", "unknown-swimmer"):
         lines[i] = add_outcome(line, what)
+    elif kind == "duplicate-outcome":
+        lines[i] = f"{line} ; {what}"
     elif kind == "false-refresh":
         stated = outcome_of(line, "refresh")
         lines[i] = (

@@ -31,6 +31,7 @@ from getbit_events.events import (
     HungerStated,
     LineStated,
     MissStated,
+    OutcomeStated,
     PlayStated,
     SharkCardPlayed,
     SwimmerBitten,
@@ -475,6 +476,56 @@ def test_an_out_of_a_name_not_in_the_game_is_kept(tmp_path: Path) -> None:
     assert state.limbs()["Ted"] == 3  # the rules' bite (R6): the word changes nothing
 
 
+@pytest.mark.parametrize(
+    ("said", "codes", "kept_as"),
+    [
+        # a name not in the game: flagged, kept as written, the rules' outcome stands
+        (" ; bit Tedd left-arm", ["unknown-swimmer"], [("bit", "unread", ("Tedd",))]),
+        (" ; refresh Bobb", ["unknown-swimmer"], [("refresh", "unread", ("Bobb",))]),
+        (" ; bit Te\rd", ["unknown-swimmer"], [("bit", "unread", ("Te\rd",))]),  # a stray CR
+        (" ; discard Bobb 4", ["shark-only"], [("discard", "unread", ())]),
+        # a second outcome of a kind: flagged, kept after the first
+        (" ; bit Ted ; bit Ted", ["duplicate-outcome"], [("bit", "twice", ("Ted",))]),
+        (" ; out Ted ; out Ted", ["wrong-out", "duplicate-outcome"], [("out", "twice", ("Ted",))]),
+        # an 'out' of a name not in the game is kept each time (swimmer-devoured)
+        (" ; out Tedd ; out Tedd", ["unknown-swimmer", "duplicate-outcome"], []),
+        (
+            " ; bit Tedd ; bit Ted right-arm",
+            ["unknown-swimmer", "duplicate-outcome"],
+            [("bit", "unread", ("Tedd",)), ("bit", "twice", ("Ted",))],
+        ),
+        (
+            " ; line Ted, Beth, John, Anne ; line Ted, Beth, John, Anne",
+            ["duplicate-outcome"],
+            [("line", "twice", ("Ted", "Beth", "John", "Anne"))],
+        ),
+    ],
+)
+def test_an_outcome_the_rules_leave_aside_is_kept_as_written(
+    said: str, codes: list[str], kept_as: list[tuple[str, str, tuple[str, ...]]], tmp_path: Path
+) -> None:
+    # round 2: the rules bite Ted, at the back (R6); what the record says besides is
+    # a fact kept (outcome-stated), and GBN and JSON Lines write it back as written
+    report = kept(HEAD + "2. John 3, Anne 2, Beth 5, Ted 1" + said + "\n", tmp_path)
+    assert sorted(v.code for v in report.violations) == sorted(codes)
+    assert {v.round for v in report.violations} == {2}
+    stated = [e for e in report.events if isinstance(e, OutcomeStated)]
+    assert [(e.kind, e.why, e.names) for e in stated] == kept_as
+    round_2 = write_gbn([report.events]).split("\n2. ")[1]
+    assert round_2.count(" ; ") >= said.count(" ; ")
+    state = report.state
+    assert state is not None
+    assert state.limbs()["Ted"] == (0 if "out Ted ;" in said else 3)  # devoured as recorded
+
+
+def test_a_hunger_stated_twice_is_kept(tmp_path: Path) -> None:
+    # the first hunger is right (no miss in round 1, R12) and is not written on its
+    # own; the second is kept after it, and the export states both
+    report = kept(SHARK_HEAD + " ; hunger 4 ; hunger 4\n", tmp_path)
+    assert [(v.code, v.round) for v in report.violations] == [("duplicate-outcome", 1)]
+    assert "; hunger 4 ; hunger 4" in write_gbn([report.events])
+
+
 def test_a_log_stating_what_a_wrong_hunger_ended_is_checked_once(tmp_path: Path) -> None:
     # round 2: Exhaustion finds no tie and misses (R12): 3 tokens left, the Shark takes
     # its card back. The record says 0 left, so the game ended there (R14), as played;
@@ -512,13 +563,15 @@ def test_the_fold_takes_any_recorded_fact_without_raising() -> None:
 
 def test_a_stored_invalid_game_exports_as_recorded(tmp_path: Path) -> None:
     text = HEAD + "2. John 3, Anne 2, Beth 5, Ted 1 ; bit Anne\n7. John 5, Ted 2, Zed 1\n"
+    text += "4. John 1, Anne 4, Beth 1, Ted 3 ; bit Tedd ; discard Zed 4 ; line A ; line A\n"
     report = check(text)
+    assert [type(e) for e in report.events].count(OutcomeStated) == 3  # kept in the store
     with GameStore(tmp_path / "s.db") as db:
         added = db.add(report)
         events = db.events(added.game_id)
         [(_, streamed)] = list(db.streams())  # the store's trusted path reads it alike
     assert [attrs.evolve(e, pos=None) for e in report.events] == events == streamed
-    assert [e.number for e in events if isinstance(e, CardsRevealed)] == [None, None, 7]
+    assert [e.number for e in events if isinstance(e, CardsRevealed)] == [None, None, 7, None]
     [back] = read_gbn(write_gbn([events]), "back.gbn")
     assert verdict(validate_game(back)) == verdict(report)
 
@@ -565,3 +618,36 @@ def test_each_game_read_from_a_file_keeps_its_text_byte_for_byte(
         assert texts[0] is not None
         assert texts[0].startswith(parts[0][:40])
         assert all(t is not None and t.startswith(b"[Line") for t in texts[1:])
+
+
+@pytest.mark.parametrize(
+    ("plays", "codes"),
+    [
+        # the Shark's name misspelt: its card is a play by a name not in the game
+        ("Jawz any-limb", ["missing-play", "unknown-swimmer"]),
+        ("Zed right-arm", ["unknown-swimmer"]),
+    ],
+)
+def test_a_word_played_by_a_name_not_in_the_game_is_kept(
+    plays: str, codes: list[str], tmp_path: Path
+) -> None:
+    text = SHARK_HEAD + "\n2. A 2, B 3, C 4, D 5"
+    if "Jawz" not in plays:
+        text += ", Jaws right-arm"
+    report = kept(text + f", {plays}\n", tmp_path)
+    assert sorted(v.code for v in report.violations) == codes
+    who, card = plays.split(" ")
+    assert [(e.who, e.card) for e in report.events if isinstance(e, PlayStated)] == [(who, card)]
+
+
+def test_an_out_of_a_devoured_swimmer_stated_twice_is_kept_twice(tmp_path: Path) -> None:
+    # round 5 devours A (R6); round 6 states its out twice, around a bite: each kept once
+    text = (
+        '[Line "B, C, D, E, A"]\n\n1. B 1, C 1, D 1, E 1, A 1\n'
+        "2. B 2, C 2, D 2, E 2, A 2\n3. A 1, B 3, C 4, D 5, E 6\n4. A 1, B 4, C 5, D 6, E 3\n"
+        "5. A 1, B 6, C 3, D 4, E 5\n6. B 1, C 1, D 1, E 1 ; out A ; bit A ; out A\n"
+    )
+    report = kept(text, tmp_path)
+    outs = [e for e in report.events if isinstance(e, SwimmerDevoured) and e.round == 6]
+    assert [(e.who, e.why) for e in outs] == [("A", "recorded")] * 2
+    assert not any(isinstance(e, OutcomeStated) for e in report.events)

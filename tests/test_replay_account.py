@@ -129,3 +129,26 @@ def test_a_card_of_the_wrong_kind_and_a_sharkless_miss_are_told_as_recorded() ->
         "The record says Jaws plays 3, but the Shark plays a Shark card (R3, R11). "
         "Kept as recorded, it changes nothing."
     ) in shark
+
+
+def test_a_discard_without_a_shark_and_outcomes_left_aside_are_told_as_recorded() -> None:
+    # R11: only the Shark's Exhaustion discards; a standard game's stated discard is
+    # followed, and told as the record's word, not as an Exhaustion
+    accounts = _accounts(
+        '[Line "John, Anne, Beth, Ted"]\n\n1. John 4, Anne 1, Beth 4, Ted 5\n'
+        "2. John 3, Anne 2, Beth 5, Ted 1 ; discard Ted 1 ; bit Tedd ; line Ted, Beth, John, "
+        "Anne ; line Ted, Beth, John, Anne\n"
+    )
+    assert (
+        "The record says Ted 1 is discarded for the rest of the game, but only the Shark's "
+        "Exhaustion discards (R11): followed as recorded."
+    ) in accounts
+    assert not any(a.startswith("Exhaustion") for a in accounts)
+    assert (
+        "The record also says 'bit Tedd': a name not in the game. Kept as recorded, it "
+        "changes nothing."
+    ) in accounts
+    assert (
+        "The record also says 'line Ted, Beth, John, Anne': a second 'line' in this round. "
+        "Kept as recorded, it changes nothing."
+    ) in accounts
