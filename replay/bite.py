@@ -10,6 +10,7 @@ of the golden files (``replay.terminal.plain_text``) and the command
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 
 from rich.console import Group, RenderableType
@@ -36,7 +37,16 @@ from getbit_events.errors import InputError
 from getbit_events.record import Violation
 from replay.terminal import plain_text
 
-__all__ = ["TABLE", "BiteCursor", "bite_text", "describe", "render_bite", "scores_of"]
+__all__ = [
+    "TABLE",
+    "BiteCursor",
+    "bite_text",
+    "describe",
+    "render_bite",
+    "result_words",
+    "scores_of",
+    "table_rows",
+]
 
 #: ``--as table``: what every player saw (a name can never be empty, so "" is no seat)
 TABLE = ""
@@ -79,6 +89,14 @@ class BiteCursor:
         self.turns: dict[int, list[int]] = {}  # turn -> its event indices, as recorded
         for i, e in enumerate(self.events):
             self.turns.setdefault(e.turn, []).append(i)
+        self._ends = sorted({indices[-1] for indices in self.turns.values()})
+        self.position = 0  # the index of the event last applied (0: the set-up)
+
+    def seen_by(self, player: str | None) -> BiteCursor:
+        """The same game as ``player`` saw it (None: the record; ``TABLE``), at the same step."""
+        other = BiteCursor(self.record, self.violations, self.warnings, self.title, player)
+        other.goto(self.position)
+        return other
 
     @property
     def label(self) -> str:
@@ -100,6 +118,58 @@ class BiteCursor:
                 f"there is no turn {turn}: this game runs from turn 1 to {self.last_turn}"
             )
         return self.turns[turn]
+
+    # -- stepping (the keys of ``--step``, replay.interactive.Keys) -----------------
+
+    @property
+    def bounds(self) -> dict[int, tuple[int, int]]:
+        """Each turn's first and last event index (0: the set-up)."""
+        return {t: (indices[0], indices[-1]) for t, indices in self.turns.items()}
+
+    @property
+    def last_round(self) -> int:
+        """The last turn (``last_round``, as Get Bit!'s cursor says it)."""
+        return self.last_turn
+
+    @property
+    def round(self) -> int:
+        """The turn of the current event (``round``, as Get Bit!'s cursor says it)."""
+        return self.events[self.position].turn
+
+    @property
+    def at_end(self) -> bool:
+        return self.position == len(self.events) - 1
+
+    def goto(self, index: int) -> int:
+        """Jump to event ``index``, clamped to the game."""
+        self.position = max(0, min(index, len(self.events) - 1))
+        return self.position
+
+    def forward(self, n: int = 1) -> int:
+        return self.goto(self.position + n)
+
+    def back(self, n: int = 1) -> int:
+        return self.goto(self.position - n)
+
+    def first(self) -> int:
+        return self.goto(0)
+
+    def last(self) -> int:
+        return self.goto(len(self.events) - 1)
+
+    def goto_round(self, rnd: int) -> int:
+        """Jump to the end of turn ``rnd``; InputError when there is none."""
+        return self.goto(self.turn_events(rnd)[-1])
+
+    def next_round(self) -> int:
+        """To the end of the current turn, or of the next one if already there."""
+        k = bisect_right(self._ends, self.position)
+        return self.goto(self._ends[k] if k < len(self._ends) else self.position)
+
+    def prev_round(self) -> int:
+        """To the end of the turn before (the set-up before turn 1)."""
+        k = bisect_left(self._ends, self.position)
+        return self.goto(self._ends[k - 1] if k > 0 else 0)
 
     def violations_in(self, turn: int) -> tuple[Violation, ...]:
         return tuple(v for v in self.violations if (v.round or 0) == turn)
@@ -200,7 +270,7 @@ def _per_player(state: BiteState, what: Iterable[str]) -> Text:
     return text
 
 
-def _table_rows(state: BiteState) -> list[Text]:
+def table_rows(state: BiteState) -> list[Text]:
     """The hands (with active Meerkats), trophies, discards and scores so far."""
     hands = [_card(p.card) + (f" +{p.meerkats} Meerkat" if p.meerkats else "")
              for p in state.players]
@@ -242,7 +312,7 @@ def render_turn(cursor: BiteCursor, turn: int) -> RenderableType:
         e = cursor.events[i]
         style = "bold" if isinstance(e, Attacked | BiteEnded) else ""
         rows.append(_row(_LABELS.get(type(e), e.TYPE), cursor.account(i), style))
-    rows.extend(_table_rows(cursor.states[indices[-1]]))
+    rows.extend(table_rows(cursor.states[indices[-1]]))
     rows.extend(_problems(cursor.violations_in(turn)))
     rows.extend(_problems((w for w in cursor.warnings if w.round == turn), "!"))
     return Group(*rows)
@@ -272,7 +342,7 @@ def render_bite(cursor: BiteCursor, turn: int | None = None) -> list[RenderableT
         rows.append(Text("strengths: " + ", ".join(f"{c} {s}" for c, s in cursor.setup.strengths)))
     if cursor.setup.tags:
         rows.append(Text("tags: " + "; ".join(f"{k} {v}" for k, v in cursor.setup.tags)))
-    rows.extend(_table_rows(cursor.states[0]))
+    rows.extend(table_rows(cursor.states[0]))
     rows.extend(_problems(cursor.violations_in(0)))
     turns = [turn] if turn is not None else [t for t in cursor.turns if t > 0]
     for t in turns:

@@ -188,10 +188,9 @@ def _replay_bite(
     from importers.picking import pick_game
     from replay.bite import TABLE, BiteCursor, render_bite
     from replay.bite_html import write_bite_html
+    from replay.bite_step import run_bite
 
     try:
-        if step:
-            raise InputError("--step is not there yet for Come on! Bite me!: leave it out")
         record = pick_game(path, list(iter_bite_file(path)), number, game_id)
         report = validate_bite(record)
         title = f"{path.name} game {record.index}"
@@ -211,7 +210,9 @@ def _replay_bite(
             except OSError as exc:
                 raise InputError(f"{html}: cannot write: {exc.strerror}") from None
             ERR.print(f"wrote {escape(str(html))} ({len(cursor.events)} steps, {cursor.label})")
-        else:
+        if step:
+            run_bite(cursor, OUT, turn)
+        elif html is None:
             for part in render_bite(cursor, turn):
                 OUT.print(part)
     except GetbitError as exc:

@@ -157,6 +157,13 @@ def test_the_command_prints_the_game_and_exits_as_validate_does(tmp_path: Path) 
     assert "Come on! Bite me! replay" in page.read_text(encoding="utf-8")
 
 
+def test_step_prints_the_whole_game_when_output_is_not_a_terminal() -> None:
+    code, out, _ = _run(WORKED, "--step")
+    assert code == 0
+    assert "Turn 8: Dee" in out
+    assert "Result: unfinished after turn 8" in out
+
+
 @pytest.mark.parametrize(
     ("args", "said"),
     [
@@ -164,7 +171,6 @@ def test_the_command_prints_the_game_and_exits_as_validate_does(tmp_path: Path) 
         (("--round", "9"), "getbit replay: there is no turn 9: this game runs from turn 1 to 8"),
         (("--round", "0"), "getbit replay: there is no turn 0: this game runs from turn 1 to 8"),
         (("--game", "2"), "holds 1 game; there is no game 2"),
-        (("--step",), "getbit replay: --step is not there yet for Come on! Bite me!"),
     ],
 )
 def test_bad_options_are_one_line_and_exit_2(args: tuple[str, ...], said: str) -> None:
