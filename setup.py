@@ -37,6 +37,13 @@ COMPILED = [
     "importers/gbn.py",
     "importers/gbn_write.py",
     "importers/reading.py",
+    "biteme/rules.py",
+    "biteme/fold.py",
+    "biteme/findings.py",
+    "biteme/tags.py",
+    "biteme/scoring.py",
+    "biteme/validate.py",
+    "importers/bmn.py",
 ]
 
 

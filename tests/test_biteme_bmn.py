@@ -179,3 +179,48 @@ def test_a_record_of_endless_mistakes_is_cut_at_the_limit() -> None:
     assert len(report.violations) == 101
     assert report.violations[-1].code == "too-many-violations"
     assert report.violations[-1].message.startswith("30 more violations were found")
+
+
+_WORDS = [
+    "attacks", "claims", "draws", "picks", "takes", "looks", "passes", "retreats", ";", ",",
+    "Tiger", "Hunter", "Bacteria", "Mosquito", "Meerkat", "Monkey", "Fox", "Ann", "Zed", "?",
+    "#", "[", '"', "=", "-3", "99999999", "\x00", "é",
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    edits=st.lists(
+        st.tuples(st.integers(0, 10**6), st.integers(0, 3), st.sampled_from(_WORDS)),
+        min_size=1, max_size=6,
+    ),
+)
+def test_a_mangled_record_is_reported_never_raised(
+    seed: int, edits: list[tuple[int, int, str]]
+) -> None:
+    """Lines dropped, doubled, words replaced or dropped: every game is read and
+    checked, and what is wrong is said at a place in the file."""
+    lines = game_bmn(simulate_bite(3 + seed % 4, seed)).splitlines()
+    for at, op, word in edits:
+        k = at % len(lines)
+        words = lines[k].split(" ")
+        if op == 0:
+            del lines[k]
+        elif op == 1:
+            lines.insert(k, lines[(at // 7) % len(lines)])
+        elif op == 2:
+            words[at % len(words)] = word
+            lines[k] = " ".join(words)
+        else:
+            del words[at % len(words)]
+            lines[k] = " ".join(words)
+        if not lines:
+            lines = ["# nothing left"]
+    text = "\n".join(lines) + "\n"
+    for game in read_bmn(text, "m.bmn"):
+        report = validate_bite(game)
+        report.to_json()
+        for v in report.violations:
+            assert 1 <= v.pos.line <= len(lines) + 1
+            assert str(v).startswith(f"m.bmn:{v.pos.line}:{v.pos.column}: ")
