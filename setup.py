@@ -35,6 +35,7 @@ COMPILED = [
     "getbit_events/validate.py",
     "getbit_events/reducer.py",
     "importers/gbn.py",
+    "importers/gbn_lex.py",
     "importers/gbn_write.py",
     "importers/reading.py",
     "biteme/rules.py",

@@ -324,11 +324,21 @@ def settle(
             _stated_hunger(board, s, stated)
             if stated.discards is not None:
                 _stated_discards(s, stated.discards)
-    elif said_bite is not None and bitten_as_stated:
-        who, limb = said_bite
-        _bite(board, s, who, _stated_limb(seats[who].limbs, limb, None), line)
-    elif r >= 2 and back is not None and not gone:  # R5: no bite in round 1; R6 from round 2
-        _bite(board, s, back, _limb(seats[back].limbs, back, limb_choice), line)
+    else:
+        gone_cards: dict[str, int] = {}
+        if stated is not None and stated.discards:
+            # R11: no Exhaustion without a Shark, but the cards the record says were
+            # discarded were: the game goes on without them (a bite gives them not back)
+            s.discards = stated.discards
+            steps.append((CardsDiscarded, stated.discards))
+            gone_cards = dict(stated.discards)
+        if said_bite is not None and bitten_as_stated:
+            who, limb = said_bite
+            limb = _stated_limb(seats[who].limbs, limb, None)
+            _bite(board, s, who, limb, line, gone_cards.get(who))
+        elif r >= 2 and back is not None and not gone:  # R5: no bite in round 1; R6 from 2
+            limb = _limb(seats[back].limbs, back, limb_choice)
+            _bite(board, s, back, limb, line, gone_cards.get(back))
     if stated is not None and setup.variant != "shark":
         # R11, R12: no Shark to miss or to hold hunger tokens; what the record says is kept
         if stated.miss:
@@ -347,7 +357,8 @@ def settle(
                 line.remove(who)
                 steps.append((SwimmerDevoured, who, "recorded"))
                 s.outs[who] = "recorded"
-            elif who in board.devoured:  # devoured before: kept, the fold leaves it aside
+            elif who in board.devoured or who not in seats:
+                # devoured before, or a name not in the game: kept, the fold leaves it aside
                 steps.append((SwimmerDevoured, who, "recorded"))
     # only a short line, a swimmer devoured or a hunger token lost can end the game
     ended = _end(board, line, s) if len(line) <= 2 or s.outs or s.missed else None
@@ -467,8 +478,10 @@ def _limb(limbs: tuple[str, ...], who: str, choice: Mapping[str, str] | None) ->
     return chosen if chosen is not None and chosen in limbs else limbs[0]
 
 
-def _bite(board: Board, s: Settlement, who: str, limb: str, line: list[str]) -> None:
-    """``who`` loses ``limb`` (R6, R11)."""
+def _bite(
+    board: Board, s: Settlement, who: str, limb: str, line: list[str], discarded: int | None = None
+) -> None:
+    """``who`` loses ``limb`` (R6, R11); ``discarded``: its card discarded this round."""
     s.steps.append((SwimmerBitten, who, limb))
     s.bites.append((who, limb))
     line.remove(who)
@@ -479,7 +492,7 @@ def _bite(board: Board, s: Settlement, who: str, limb: str, line: list[str]) -> 
     # R6: to the front, with all its played cards back, this round's included
     line.insert(0, who)
     s.steps.append((SwimmerMoved, who, "bite"))
-    back_cards = _returnable(board, who)
+    back_cards = _returnable(board, who, discarded)
     if back_cards:
         s.steps.append((CardsTakenBack, who, back_cards))
         s.taken.append(who)

@@ -276,21 +276,33 @@ def _play_round(walk: Walk, rnd: RecordedRound) -> None:
 
 def _keep_after_end(walk: Walk, rnd: RecordedRound, r: int) -> None:
     """A round recorded after the end (R17, flagged): its plays kept as written,
-    nothing checked or settled (the fold leaves them aside)."""
+    nothing checked or settled (the fold leaves them aside). A card of the wrong kind
+    is kept as in a round before the end (``PlayStated``): the Shark's number, and a
+    swimmer's Shark card (the swimmer revealed with no card in its place)."""
     lookup = walk.lookup
     board = walk.board
     shark = board.shark
     cards: list[tuple[str, int | None]] = []
     shark_card: str | None = None
+    words: list[tuple[str, str]] = []
+    sharks_words: list[tuple[str, str]] = []  # after the swimmers', as the writers put them
     for raw, card in rnd.cards:
-        if shark is not None and raw.casefold() == shark.key and card in rules.SHARK_CARDS:
+        sharks = shark is not None and raw.casefold() == shark.key
+        if sharks and card in rules.SHARK_CARDS:
             shark_card = card
             continue
         name = lookup.get(raw) or lookup.get(raw.casefold()) or raw
-        if card == "-":
+        if sharks and card != "-":  # R11: the Shark plays no number
+            sharks_words.append((name, card))
+        elif card == "-":
             cards.append((name, None))
         elif card.isdigit():
             cards.append((name, int(card)))
+        else:  # R3: a swimmer plays a number
+            cards.append((name, None))
+            words.append((name, card))
+    if words or sharks_words:
+        walk.words[r] = words + sharks_words
     hunger = shark.hunger if shark is not None else 0
     nothing = rules.Settlement((), (), None, hunger)
     who = board.setup.shark if shark_card is not None else None
@@ -376,10 +388,8 @@ def _stated(walk: Walk, rnd: RecordedRound) -> rules.Stated:
             name = canon.get(o.names[0].casefold())
             if name is not None:
                 said.bite = (name, o.limb)
-        elif kind == "out":
-            name = canon.get(o.names[0].casefold())
-            if name is not None:
-                said.outs = (*said.outs, name)
+        elif kind == "out":  # a name not in the game is kept as written
+            said.outs = (*said.outs, canon.get(o.names[0].casefold(), o.names[0]))
         elif kind == "miss":
             said.miss = True
         elif kind == "hunger" and said.hunger is None:
@@ -388,12 +398,12 @@ def _stated(walk: Walk, rnd: RecordedRound) -> rules.Stated:
             cards = [(canon.get(n.casefold()), v) for n, v in o.cards]
             if all(n is not None and v.isdigit() for n, v in cards):
                 said.discards = tuple([(str(n), int(v)) for n, v in cards])
-        elif kind in ("refresh", "line"):
+        elif kind == "line" and said.line is None:
+            # a name not in the game is kept as written: a line of other swimmers
+            # than the line holds, kept as a fact (line-stated) that changes nothing
+            said.line = tuple([canon.get(n.casefold(), n) for n in o.names])
+        elif kind == "refresh" and said.refresh is None:
             names = [canon.get(n.casefold()) for n in o.names]
             if all(n is not None for n in names):
-                kept = tuple([str(n) for n in names])
-                if kind == "line" and said.line is None:
-                    said.line = kept
-                elif kind == "refresh" and said.refresh is None:
-                    said.refresh = frozenset(kept)
+                said.refresh = frozenset([str(n) for n in names])
     return said

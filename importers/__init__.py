@@ -105,7 +105,8 @@ def iter_file(
             "(detected; --encoding chooses another)"
         )
     if fmt == "gbn":
-        from importers.gbn import iter_gbn_file, iter_gbn_stream, open_record
+        from importers.gbn import iter_gbn_file, iter_gbn_stream
+        from importers.gbn_lex import open_record
 
         if chosen.utf8:
             return _with_text(iter_gbn_file(path, source), path)
@@ -116,12 +117,12 @@ def iter_file(
 
         if chosen.utf8:
             return _with_text(iter_jsonl_file(path, source), path)
-        from importers.gbn import open_record
+        from importers.gbn_lex import open_record
 
         stream, name = open_record(path, source)
         return _with_text(_closing(iter_jsonl(recoded(stream, chosen), name), stream), path)
     from importers.csv_rounds import iter_csv_stream
-    from importers.gbn import open_record
+    from importers.gbn_lex import open_record
 
     stream, name = open_record(path, source)
     return _with_text(iter_csv_stream(recoded(stream, chosen), name), path)

@@ -4,7 +4,7 @@ One column per swimmer in starting-line order (and one for the Shark), one row
 per round, tags as ``# Name: value`` lines above the header. The reader checks
 only the layout, with file:line:col for every error, and leaves the rules to the
 validator; a broken game spoils only itself. A file is read line by line (the
-lines of ``importers.gbn``: a NUL, a byte that is not UTF-8 or a line past the
+lines of ``importers.gbn_lex``: a NUL, a byte that is not UTF-8 or a line past the
 limit is an error of its game), so memory holds one game.
 """
 
@@ -19,7 +19,7 @@ from getbit_events.events import SourcePos
 from getbit_events.limits import MAX_ROUNDS, MAX_TEXT
 from getbit_events.record import RecordedGame, RecordedPlay, RecordedRound, RecordedTag, Violation
 from getbit_events.rules import SHARK_CARDS
-from importers.gbn import Line, file_lines, is_number, open_record, short, text_lines
+from importers.gbn_lex import Line, file_lines, is_number, open_record, short, text_lines
 from importers.reading import GameErrors, Held
 
 __all__ = ["iter_csv", "iter_csv_file", "iter_csv_stream", "read_csv", "read_csv_file"]
@@ -303,20 +303,9 @@ class _Reader:
             self._error(fault[1], SourcePos(self.source, number, fault[0]), index)
             self.rounds.append(RecordedRound(index, index, pos, ()))
             return
-        width = len(self.header)
-        if len(cells) != width:
-            names = [n for n, _ in self.header[1:]]
-            if len(cells) < width:
-                missing = ", ".join(names[len(cells) - 1 :])
-                message = (
-                    f"{len(cells)} cells where the header has {width}: no cell for "
-                    f"{short(missing) if len(missing) > 60 else missing} "
-                    "(leave a cell empty, not out)"
-                )
-                column = len(line.rstrip()) + 1
-            else:
-                message = f"{len(cells)} cells where the header has {width} columns"
-                column = cells[width][1]
+        wrong = self._width_fault(cells, line)
+        if wrong is not None:
+            message, column = wrong
             self._error(message, SourcePos(self.source, number, column), index)
             self.rounds.append(RecordedRound(index, index, pos, ()))
             return
@@ -329,6 +318,31 @@ class _Reader:
             )
             self.rounds.append(RecordedRound(index, index, pos, ()))
             return
+        self.rounds.append(RecordedRound(index, int(value), pos, self._plays(cells, number, index)))
+
+    def _width_fault(self, cells: list[tuple[str, int]], line: str) -> tuple[str, int] | None:
+        """What is wrong with a row of another number of cells than the header, and the
+        column; None for a row as wide as the header."""
+        assert self.header is not None
+        width = len(self.header)
+        if len(cells) == width:
+            return None
+        if len(cells) < width:
+            names = [n for n, _ in self.header[1:]]
+            missing = ", ".join(names[len(cells) - 1 :])
+            message = (
+                f"{len(cells)} cells where the header has {width}: no cell for "
+                f"{short(missing) if len(missing) > 60 else missing} "
+                "(leave a cell empty, not out)"
+            )
+            return message, len(line.rstrip()) + 1
+        return f"{len(cells)} cells where the header has {width} columns", cells[width][1]
+
+    def _plays(
+        self, cells: list[tuple[str, int]], number: int, index: int
+    ) -> tuple[RecordedPlay, ...]:
+        """A row's plays, a cell a swimmer (none when a card is flagged)."""
+        assert self.header is not None
         plays: list[RecordedPlay] = []
         ok = True
         for (name, _), (card, column) in zip(self.header[1:], cells[1:], strict=True):
@@ -346,4 +360,4 @@ class _Reader:
                     index,
                 )
                 ok = False
-        self.rounds.append(RecordedRound(index, int(value), pos, tuple(plays) if ok else ()))
+        return tuple(plays) if ok else ()

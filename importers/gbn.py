@@ -1,5 +1,8 @@
 """GBN, the Get Bit! Notation (docs/gbn.md): reading records (``gbn_write`` writes them).
 
+A file's lines and its tag lines are read in ``gbn_lex``; here they become games:
+where each game begins, and its round lines read.
+
 The reader is forgiving in layout and strict in meaning: it checks only the
 format, keeps names as written, and leaves the rules to the validator. A syntax
 error spoils only the game it is in; every other game of the file is read.
@@ -18,11 +21,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from getbit_events.errors import InputError
-from getbit_events.events import (
-    SourcePos,
-)
-from getbit_events.limits import MAX_LINE, MAX_ROUNDS, MAX_TEXT
+from getbit_events.events import SourcePos
+from getbit_events.limits import MAX_ROUNDS, MAX_TEXT
 from getbit_events.record import (
     RecordedGame,
     RecordedOutcome,
@@ -32,36 +32,32 @@ from getbit_events.record import (
     Violation,
 )
 from getbit_events.rules import LIMBS, SHARK_CARDS
+from importers.gbn_lex import (
+    Line,
+    after_space,
+    file_lines,
+    holds_tag,
+    is_number,
+    once_name,
+    open_record,
+    read_tag,
+    short,
+    text_lines,
+)
 from importers.gbn_write import outcome_text, write_gbn
-from importers.reading import GameErrors, Held, raw_lines
+from importers.reading import GameErrors, Held
 
 __all__ = [
-    "Line",
-    "file_lines",
-    "is_number",
     "iter_gbn",
     "iter_gbn_file",
     "iter_gbn_stream",
-    "open_record",
     "outcome_text",
     "read_gbn",
     "read_gbn_file",
-    "short",
-    "text_lines",
     "write_gbn",
 ]
 
-_TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(?:#.*)?$')
-_ESCAPE = re.compile(r'\\(["\\])')  # in a tag's value: \" is a quote, \\ a backslash
-_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
-# a tag somewhere on a line (a tag line run into something before it)
-_TAG_INSIDE = re.compile(r'\[\s*[A-Za-z][A-Za-z0-9_-]*\s+"')
-# tags whose value is a list of names: each name is held to MAX_TEXT, not the whole value
-_NAME_TAGS = frozenset(("line", "teams"))
-_NAME_SEPARATORS = re.compile(r"[,;:]")
-_ALNUM = re.compile(r"[A-Za-z0-9]")
-# the tags a game gives at most once (docs/gbn.md)
-_ONCE = frozenset(("line", "variant", "memory", "automaton", "teams", "shark", "winner"))
+_ALNUM = re.compile(r"[A-Za-z0-9]")  # a held line with none of these is junk
 # A round line: its number (any number of digits: a wrong one is a rule error, R17), then
 # a dot
 _ROUND = re.compile(r"([0-9]+)\s*\.")  # ASCII digits only: int() reads others otherwise
@@ -90,93 +86,8 @@ _PLAIN_ROUND = re.compile(
 )
 
 
-def is_number(text: str) -> bool:
-    """ASCII digits of sensible length: int() reads them as written (not '²', '①', '፩')."""
-    return text.isascii() and text.isdigit() and len(text) < 10
-
-
-def _longest_text(name: str, value: str) -> int:
-    """The length of the longest text a tag holds: its name, its value, or for a tag of
-    names (Line, Teams) the longest name."""
-    if name.casefold() in _NAME_TAGS:
-        longest = max(len(piece.strip()) for piece in _NAME_SEPARATORS.split(value))
-    else:
-        longest = len(value)
-    return max(len(name), longest)
-
-
 def _long_name(name: str) -> str:
     return f"a name of {len(name)} characters ({short(name)}); at most {MAX_TEXT}"
-
-
-def short(value: str) -> str:
-    """``value`` quoted for a message, cut short when it is long (a line may be a megabyte)."""
-    return repr(value) if len(value) <= 60 else repr(value[:57]) + "..."
-
-
-#: one line of a record file: its number, its text without the line end, and what
-#: makes it unreadable (the column and what is wrong: a NUL, a byte that is not
-#: UTF-8, a line past MAX_LINE bytes) or None
-Line = tuple[int, str, tuple[int, str] | None]
-
-_NUL = "a NUL byte; this is not text"
-_TOO_LONG = f"the line is longer than {MAX_LINE} bytes (the limit of every record format)"
-# a line of more characters than this may be more than MAX_LINE bytes of UTF-8
-_MAYBE_LONG = MAX_LINE // 4
-
-
-def text_lines(text: str) -> Iterator[Line]:
-    """Each line of ``text`` (a byte-order mark at its start dropped)."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    nul = "\0" in text  # one look at the whole text spares one at every line
-    for number, raw in enumerate(text.split("\n"), 1):
-        line = raw[:-1] if raw.endswith("\r") else raw
-        if len(line) > _MAYBE_LONG and len(line.encode("utf-8", "surrogatepass")) > MAX_LINE:
-            yield number, line, (1, _TOO_LONG)
-        elif nul and "\0" in line:
-            yield number, line, (line.index("\0") + 1, _NUL)
-        else:
-            yield number, line, None
-
-
-def file_lines(stream: IO[bytes]) -> Iterator[Line]:
-    """Each line of a binary ``stream``, decoded here one line at a time.
-
-    A line past MAX_LINE bytes is reported by its first bytes (``raw_lines``
-    never holds more). A line that is not UTF-8 text, or holds a NUL, is
-    reported at the column of the first bad byte, with its text decoded as far
-    as it can be (the reader still sees where games begin).
-    """
-    for number, raw, too_long in raw_lines(stream):
-        if too_long:
-            yield number, raw[:200].decode("utf-8", "replace"), (1, _TOO_LONG)
-            continue
-        if raw.endswith(b"\n"):
-            raw = raw[:-2] if raw.endswith(b"\r\n") else raw[:-1]
-        elif raw.endswith(b"\r"):
-            raw = raw[:-1]
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            column = len(raw[: exc.start].decode("utf-8")) + 1
-            bad = f"not UTF-8 text (byte 0x{raw[exc.start]:02x})"
-            yield number, raw.decode("utf-8", "replace"), (column, bad)
-            continue
-        if "\0" in line:
-            yield number, line, (line.index("\0") + 1, _NUL)
-        else:
-            yield number, line, None
-
-
-def open_record(path: str | Path, source: str | None = None) -> tuple[IO[bytes], str]:
-    """A record file opened to be read line by line, and the name its errors give it
-    (InputError when it cannot be opened)."""
-    name = source if source is not None else str(path)
-    try:
-        return open(path, "rb"), name
-    except OSError as exc:
-        raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
 
 
 def iter_gbn_file(path: str | Path, source: str | None = None) -> Iterator[RecordedGame]:
@@ -215,16 +126,11 @@ def iter_gbn(text: str, source: str = "<text>", *, fast: bool = True) -> Iterato
     return _Reader(source, fast).games(text_lines(text))
 
 
-def _after_space(text: str, at: int) -> int:
-    """Where the first character at or after ``at`` that is not a space is."""
-    return len(text) - len(text[at:].lstrip())
-
-
 def _items(text: str, sep: str, offset: int) -> Iterator[tuple[str, int]]:
     """Each ``sep``-separated item of ``text``, stripped, with the column it starts at
     (``offset`` is how many characters of the line come before ``text``)."""
     for item in text.split(sep):
-        yield item.strip(), offset + _after_space(item, 0) + 1
+        yield item.strip(), offset + after_space(item, 0) + 1
         offset += len(item) + 1
 
 
@@ -241,31 +147,6 @@ def _plain_plays(text: str, line: int, offset: int) -> tuple[RecordedPlay, ...]:
         plays.append(_new(RecordedPlay, (name, card, line, column)))  # a RecordedPlay, made fast
         column += len(item) + 1
     return tuple(plays)
-
-
-def _tag_fault(body: str) -> tuple[int, str]:
-    """Where a tag line that is not ``[Name "value"]`` goes wrong (its offset in ``body``,
-    which starts with ``[``), and what was expected there."""
-    at = _after_space(body, 1)
-    name = _TAG_NAME.match(body, at)
-    if name is None:
-        return at, "expected a tag name (a letter, then letters, digits, _ or -) after '['"
-    at = name.end()
-    if body[at : at + 1] == '"':
-        return at, "expected a space between the tag name and its value"
-    value = _after_space(body, at)
-    if body[value : value + 1] != '"':
-        return value, 'expected the tag\'s value in double quotes: [Name "value"]'
-    at = value + 1
-    while at < len(body) and body[at] != '"':
-        at += 2 if body[at] == "\\" else 1
-    if at >= len(body):
-        return len(body.rstrip()), 'the value has no closing quote (a quote inside it is \\")'
-    at = _after_space(body, at + 1)
-    if body[at : at + 1] != "]":
-        return at, "expected ']' after the tag's value"
-    at = _after_space(body, at + 1)
-    return at, f"expected the end of the line after the tag, not {short(body[at:])}"
 
 
 class _PlainRound:
@@ -455,16 +336,13 @@ class _Reader:
             digits = m.group(1)
             return body, False, None, int(digits) if len(digits) < 10 else 0
         # a tag run into something before it: it starts a game
-        tag = bool(self.round_lines and "[" in body and _TAG_INSIDE.search(body))
+        tag = bool(self.round_lines and holds_tag(body))
         return body, tag, None, -1
 
     def _has_tag(self, body: str) -> bool:
         """Whether the game has a known tag (one a game gives once) of the name on ``body``."""
-        m = _TAG_NAME.match(body, _after_space(body, 1))
-        if m is None or m.group().casefold() not in _ONCE:
-            return False
-        name = m.group().casefold()
-        return any(t.name.casefold() == name for t in self.tags)
+        name = once_name(body)
+        return name is not None and any(t.name.casefold() == name for t in self.tags)
 
     def _stray(self, number: int, indent: int, fault: tuple[int, str] | None) -> Violation:
         """The error of a line that is neither a tag nor a round."""
@@ -481,25 +359,11 @@ class _Reader:
         self.errors.add(Violation("syntax", message, SourcePos(self.source, line, column), rnd))
 
     def _tag(self, body: str, pos: SourcePos) -> None:
-        m = _TAG.match(body)
-        if m is None:
-            at, expected = _tag_fault(body)
-            self._error(expected, pos.line, pos.column + at, None)
-            return
-        name, value = m.group(1, 2)
-        if "\\" in value:  # the two escapes; any other backslash is kept as written
-            value = _ESCAPE.sub(r"\1", value)
-        longest = _longest_text(name, value)
-        if longest > MAX_TEXT:  # what one format reads, every other reads and the store keeps
-            what = "a name" if name.casefold() in _NAME_TAGS else "the value"
-            self._error(
-                f"{what} of {longest} characters in the tag {short(name)}; at most {MAX_TEXT}",
-                pos.line,
-                pos.column,
-                None,
-            )
-            return
-        self.tags.append(RecordedTag(name, value, pos))
+        tag = read_tag(body, pos)
+        if isinstance(tag, RecordedTag):
+            self.tags.append(tag)
+        else:
+            self._error(tag[1], pos.line, tag[0], None)
 
     def _round(
         self,
@@ -589,7 +453,7 @@ class _Reader:
         outcomes: list[RecordedOutcome] = []
         ok = True
         for item in text.split(";"):
-            at = column + _after_space(item, 0)
+            at = column + after_space(item, 0)
             outcome = self._outcome(item.strip(), line, at, rnd)
             column += len(item) + 1
             if outcome is not None:

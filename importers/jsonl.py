@@ -88,41 +88,62 @@ def iter_jsonl_file(path: str | Path, source: str | None = None) -> Iterator[Rec
 
 def iter_jsonl(stream: IO[bytes], source: str) -> Iterator[RecordedGame]:
     """The games of a binary stream of JSON Lines, one at a time, in order."""
-    game: _Game | None = None
-    index = 0
-    held: _Game | None = None  # broken lines after `game`, whose game is not known yet
+    log = _Log(source)
     for number, data, error, clue in objects(stream, source):
         pos = SourcePos(source, number, 1)
-        if data is None:  # a line that is no event: which game it is in, say the lines about
+        if data is None:
             assert error is not None
-            if held is not None:
-                held.error(error)
-                continue
-            if game is not None and game.ended is None and not game.errors:
-                held = _Game(source, 0, None, pos, clue)  # the next good line will tell
-                held.error(error)
-                continue
-            if game is not None and game.ended is not None:
-                # after a game ended: the next game's first line, broken (the game
-                # before is complete, and kept whole)
-                yield game.finish()
-                game = None
-            if game is None:  # a broken line before any game, or after one: a game of its own
-                index += 1
-                game = _Game(source, index, clue[0], pos)
-            game.error(error)
-            continue
-        tag, game_id = data.get("type"), data.get("game")
+            yield from log.broken(error, clue, pos)
+        else:
+            yield from log.event(data, pos)
+    yield from log.end()
+
+
+class _Log:
+    """Which game each line of a log is in, as the lines come: the game being read,
+    and the broken lines after it whose game is not known yet (``held``). Each step
+    gives the games it finished (most give none)."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.game: _Game | None = None
+        self.index = 0
+        self.held: _Game | None = None  # broken lines after `game`, their game not known
+
+    def _begin(self, game_id: str | None, pos: SourcePos) -> _Game:
+        self.index += 1
+        self.game = _Game(self.source, self.index, game_id, pos)
+        return self.game
+
+    def broken(self, error: Violation, clue: Clue, pos: SourcePos) -> list[RecordedGame]:
+        """A line that is no event: which game it is in, the lines about it say."""
+        done: list[RecordedGame] = []
+        game, held = self.game, self.held
         if held is not None:
-            assert game is not None
-            if game_id == game.id or not held.not_of(game):
-                game.merge(held)  # inside the game, or maybe its last lines: it is spoilt
-            else:  # the next game's first lines, broken: the game before is whole
-                yield game.finish()
-                index += 1
-                held.index = index
-                game = held
-            held = None
+            held.error(error)
+            return done
+        if game is not None and game.ended is None and not game.errors:
+            self.held = held = _Game(self.source, 0, None, pos, clue)  # the next good line tells
+            held.error(error)
+            return done
+        if game is not None and game.ended is not None:
+            # after a game ended: the next game's first line, broken (the game before is
+            # complete, and kept whole)
+            done.append(game.finish())
+            game = None
+        if game is None:  # a broken line before any game, or after one: a game of its own
+            game = self._begin(clue[0], pos)
+        game.error(error)
+        return done
+
+    def event(self, data: dict[str, Any], pos: SourcePos) -> list[RecordedGame]:
+        """An event's line: read into its game, or the first of the next."""
+        done: list[RecordedGame] = []
+        tag, game_id = data.get("type"), data.get("game")
+        if self.held is not None:
+            self._place_held(game_id, done)
+        game = self.game
+        error: Violation | None = None
         if not isinstance(game_id, str) or not 0 < len(game_id) <= MAX_TEXT:
             error = Violation(
                 "syntax",
@@ -131,20 +152,18 @@ def iter_jsonl(stream: IO[bytes], source: str) -> Iterator[RecordedGame]:
                 pos,
             )
             if game is not None and (tag == "game-started" or game.ended is not None):
-                yield game.finish()  # a new game begins here, broken: not the last one's
-                game = None
+                done.append(game.finish())  # a new game begins here, broken: not the last one's
+                self.game = game = None
         elif tag == "game-started":
             if game is not None:
-                yield game.finish()
-            index += 1
-            game = _Game(source, index, game_id, pos)
+                done.append(game.finish())
+            game = self._begin(game_id, pos)
         elif game is not None and game.id is None:
             game.id = game_id  # begun by a broken line: the events after it are its own
         elif game is None or (game_id != game.id and (game.ended is not None or game.errors)):
             if game is not None:  # the game before is over (or spoilt): this is another
-                yield game.finish()
-            index += 1
-            game = _Game(source, index, game_id, pos)
+                done.append(game.finish())
+            game = self._begin(game_id, pos)
             error = Violation(
                 "syntax",
                 f"game {short(game_id)} starts with {short(tag)}; a game's first event "
@@ -160,23 +179,43 @@ def iter_jsonl(stream: IO[bytes], source: str) -> Iterator[RecordedGame]:
             )
         if error is not None:
             if game is None:
-                index += 1
-                game = _Game(source, index, None, pos)
+                game = self._begin(None, pos)
             game.error(error)
-            continue
-        assert game is not None
-        game.read(data, pos)
-    if held is not None:  # broken lines at the end: a cut-off game, which one they say
-        assert game is not None
-        if held.not_of(game):
-            yield game.finish()
-            index += 1
-            held.index = index
-            game = held
         else:
-            game.merge(held)
-    if game is not None:
-        yield game.finish()
+            assert game is not None
+            game.read(data, pos)
+        return done
+
+    def _place_held(self, game_id: object, done: list[RecordedGame]) -> None:
+        """The held broken lines, now that a good line says which game they are in."""
+        held, game = self.held, self.game
+        assert held is not None
+        assert game is not None
+        self.held = None
+        if game_id == game.id or not held.not_of(game):
+            game.merge(held)  # inside the game, or maybe its last lines: it is spoilt
+        else:  # the next game's first lines, broken: the game before is whole
+            done.append(game.finish())
+            self.index += 1
+            held.index = self.index
+            self.game = held
+
+    def end(self) -> list[RecordedGame]:
+        """The log is over: the last game, and broken lines at its end."""
+        done: list[RecordedGame] = []
+        held, game = self.held, self.game
+        if held is not None:  # broken lines at the end: a cut-off game, which one they say
+            assert game is not None
+            if held.not_of(game):
+                done.append(game.finish())
+                self.index += 1
+                held.index = self.index
+                game = held
+            else:
+                game.merge(held)
+        if game is not None:
+            done.append(game.finish())
+        return done
 
 
 class _Game:
@@ -356,93 +395,121 @@ class _Game:
         hunger = setup.hunger
         out: list[RecordedRound] = []
         for index, events in enumerate(self.rounds, 1):
-            reveal = events[0]
-            assert isinstance(reveal, CardsRevealed)
-            rpos = reveal.pos or self.pos
-            plays = [
-                RecordedPlay(name, "-" if value is None else str(value), rpos.line, rpos.column)
-                for name, value in reveal.cards
-            ]
-            outcomes: list[RecordedOutcome] = []
-            swam: str | None = None  # who swam to the front after a bite, just before
-            said_line: tuple[str, ...] | None = None  # a line-stated
-            said_hunger: int | None = None  # a hunger-stated
-            refresh: list[str] = []
-            shark_back: tuple[str, ...] = ()
-            hunger_pos = rpos
-            for e in events[1:]:
-                epos = e.pos or rpos
-                after_bite, swam = swam, None
-                if isinstance(e, SharkCardPlayed):
-                    plays.append(RecordedPlay(e.shark, e.card, epos.line, epos.column))
-                elif isinstance(e, PlayStated):  # a card of the wrong kind, as recorded
-                    word = RecordedPlay(e.who, e.card, epos.line, epos.column)
-                    at = next(
-                        (k for k, p in enumerate(plays) if p.name == e.who and p.card == "-"),
-                        None,
-                    )
-                    if at is None:  # the Shark's, or one the reveal does not hold
-                        plays.append(word)
-                    else:  # a swimmer revealed with no card: that was this play
-                        plays[at] = word
-                elif isinstance(e, SwimmerMoved):
-                    if e.who in line:
-                        line.remove(e.who)
-                    line.insert(0, e.who)
-                    swam = e.who if e.why == "bite" else None
-                elif isinstance(e, SwimmerBitten):
-                    outcomes.append(
-                        RecordedOutcome("bit", epos.line, epos.column, (e.who,), e.limb)
-                    )
-                elif isinstance(e, SwimmerDevoured):
-                    if e.who in line:
-                        line.remove(e.who)
-                    outcomes.append(RecordedOutcome("out", epos.line, epos.column, (e.who,)))
-                elif isinstance(e, HungerLost):
-                    hunger, hunger_pos = e.left, epos
-                    outcomes.append(RecordedOutcome("miss", epos.line, epos.column))
-                elif isinstance(e, CardsDiscarded):
-                    cards = tuple((n, str(v)) for n, v in e.cards)
-                    outcomes.append(RecordedOutcome("discard", epos.line, epos.column, cards=cards))
-                elif isinstance(e, CardsTakenBack):
-                    # any take-back but the bite's own (R6), which takes cards: an empty
-                    # one after the bite is the bitten swimmer listed in a refresh, kept
-                    if e.who != after_bite or not e.cards:
-                        refresh.append(e.who)
-                elif isinstance(e, HungerStated):  # this round's word only: no miss (R12)
-                    said_hunger, hunger_pos = e.left, epos
-                    if setup.variant != "shark":  # no Shark, no tokens: the word, kept
-                        outcomes.append(
-                            RecordedOutcome("hunger", epos.line, epos.column, number=e.left)
-                        )
-                elif isinstance(e, MissStated):  # a miss without a Shark, kept
-                    outcomes.append(RecordedOutcome("miss", epos.line, epos.column))
-                elif isinstance(e, LineStated):
-                    said_line = e.line
-                elif isinstance(e, SharkCardsTakenBack) and setup.shark is not None:
-                    shark_back = (setup.shark,)
+            told = _Told(setup, events, self.pos, line, hunger)
             if stated:
-                kinds = {o.kind for o in outcomes}
-                if setup.variant == "shark":
-                    outcomes.append(
-                        RecordedOutcome(
-                            "hunger",
-                            hunger_pos.line,
-                            hunger_pos.column,
-                            number=hunger if said_hunger is None else said_hunger,
-                        )
-                    )
-                    if "discard" not in kinds:
-                        outcomes.append(RecordedOutcome("discard", rpos.line, rpos.column))
-                    # whether the Shark took its cards back (R12, R13): no GBN outcome says it
-                    outcomes.append(
-                        RecordedOutcome("shark-back", rpos.line, rpos.column, shark_back)
-                    )
-                outcomes.append(RecordedOutcome("refresh", rpos.line, rpos.column, tuple(refresh)))
-                stated_line = tuple(line) if said_line is None else said_line
-                outcomes.append(RecordedOutcome("line", rpos.line, rpos.column, stated_line))
-            number = reveal.round if reveal.number is None else reveal.number
-            out.append(RecordedRound(index, number, rpos, tuple(plays), tuple(outcomes)))
+                told.complete()
+            hunger = told.hunger
+            out.append(told.round(index))
         return tuple(out)
 
 
+class _Told:
+    """What one logged round tells, as a GBN record's round line states it: its plays,
+    and the outcomes its consequences say. ``line`` is the line before the round; the
+    round's moves move it on (the next round starts from it)."""
+
+    def __init__(
+        self,
+        setup: GameStarted,
+        events: list[Event],
+        pos: SourcePos,
+        line: list[str],
+        hunger: int,
+    ) -> None:
+        reveal = events[0]
+        assert isinstance(reveal, CardsRevealed)
+        self.setup = setup
+        self.reveal = reveal
+        self.rpos = rpos = reveal.pos or pos
+        self.line = line
+        self.hunger = hunger
+        self.hunger_pos = rpos
+        self.plays = [
+            RecordedPlay(name, "-" if value is None else str(value), rpos.line, rpos.column)
+            for name, value in reveal.cards
+        ]
+        self.outcomes: list[RecordedOutcome] = []
+        self.said_line: tuple[str, ...] | None = None  # a line-stated
+        self.said_hunger: int | None = None  # a hunger-stated
+        self.refresh: list[str] = []
+        self.shark_back: tuple[str, ...] = ()
+        swam: str | None = None  # who swam to the front after a bite, just before
+        for e in events[1:]:
+            swam = self._take(e, e.pos or rpos, swam)
+
+    def _take(self, e: Event, epos: SourcePos, after_bite: str | None) -> str | None:
+        """One consequence of the round, as the outcome that states it; who swam to the
+        front after a bite, if ``e`` is that swim."""
+        outcomes = self.outcomes
+        if isinstance(e, SharkCardPlayed):
+            self.plays.append(RecordedPlay(e.shark, e.card, epos.line, epos.column))
+        elif isinstance(e, PlayStated):  # a card of the wrong kind, as recorded
+            self._play_stated(RecordedPlay(e.who, e.card, epos.line, epos.column))
+        elif isinstance(e, SwimmerMoved):
+            line = self.line
+            if e.who in line:
+                line.remove(e.who)
+            line.insert(0, e.who)
+            return e.who if e.why == "bite" else None
+        elif isinstance(e, SwimmerBitten):
+            outcomes.append(RecordedOutcome("bit", epos.line, epos.column, (e.who,), e.limb))
+        elif isinstance(e, SwimmerDevoured):
+            if e.who in self.line:
+                self.line.remove(e.who)
+            outcomes.append(RecordedOutcome("out", epos.line, epos.column, (e.who,)))
+        elif isinstance(e, HungerLost):
+            self.hunger, self.hunger_pos = e.left, epos
+            outcomes.append(RecordedOutcome("miss", epos.line, epos.column))
+        elif isinstance(e, CardsDiscarded):
+            cards = tuple((n, str(v)) for n, v in e.cards)
+            outcomes.append(RecordedOutcome("discard", epos.line, epos.column, cards=cards))
+        elif isinstance(e, CardsTakenBack):
+            # any take-back but the bite's own (R6), which takes cards: an empty
+            # one after the bite is the bitten swimmer listed in a refresh, kept
+            if e.who != after_bite or not e.cards:
+                self.refresh.append(e.who)
+        elif isinstance(e, HungerStated):  # this round's word only: no miss (R12)
+            self.said_hunger, self.hunger_pos = e.left, epos
+            if self.setup.variant != "shark":  # no Shark, no tokens: the word, kept
+                outcomes.append(RecordedOutcome("hunger", epos.line, epos.column, number=e.left))
+        elif isinstance(e, MissStated):  # a miss without a Shark, kept
+            outcomes.append(RecordedOutcome("miss", epos.line, epos.column))
+        elif isinstance(e, LineStated):
+            self.said_line = e.line
+        elif isinstance(e, SharkCardsTakenBack) and self.setup.shark is not None:
+            self.shark_back = (self.setup.shark,)
+        return None
+
+    def _play_stated(self, word: RecordedPlay) -> None:
+        """A play of a card of the wrong kind in its place: a swimmer revealed with no
+        card played it; the Shark's (or one the reveal does not hold) comes last."""
+        plays = self.plays
+        at = next(
+            (k for k, p in enumerate(plays) if p.name == word.name and p.card == "-"), None
+        )
+        if at is None:
+            plays.append(word)
+        else:
+            plays[at] = word
+
+    def complete(self) -> None:
+        """The outcomes a log that states consequences says by leaving them out: the
+        Shark's hunger, no discards, no take-back; who took cards back, the line."""
+        setup, rpos, outcomes = self.setup, self.rpos, self.outcomes
+        if setup.variant == "shark":
+            kinds = {o.kind for o in outcomes}
+            hunger = self.hunger if self.said_hunger is None else self.said_hunger
+            at = self.hunger_pos
+            outcomes.append(RecordedOutcome("hunger", at.line, at.column, number=hunger))
+            if "discard" not in kinds:
+                outcomes.append(RecordedOutcome("discard", rpos.line, rpos.column))
+            # whether the Shark took its cards back (R12, R13): no GBN outcome says it
+            outcomes.append(RecordedOutcome("shark-back", rpos.line, rpos.column, self.shark_back))
+        outcomes.append(RecordedOutcome("refresh", rpos.line, rpos.column, tuple(self.refresh)))
+        line = tuple(self.line) if self.said_line is None else self.said_line
+        outcomes.append(RecordedOutcome("line", rpos.line, rpos.column, line))
+
+    def round(self, index: int) -> RecordedRound:
+        reveal = self.reveal
+        number = reveal.round if reveal.number is None else reveal.number
+        return RecordedRound(index, number, self.rpos, tuple(self.plays), tuple(self.outcomes))

@@ -366,8 +366,12 @@ KINDS = (
     "round-number",
     "wrong-card-kind",
     "shark-only",
+    "discard-without-shark",
+    "wrong-kind-after-end",
 )
 EXPECTED_CODE = {
+    "discard-without-shark": "shark-only",
+    "wrong-kind-after-end": "round-after-end",
     "false-refresh": "wrong-refresh",
     "missing-refresh": "wrong-refresh",
     "winner-unfinished": "wrong-winner",
@@ -380,6 +384,7 @@ KIND_VARIANTS = {
     "wrong-discard": ("shark",),
     "bit-on-a-miss": ("shark",),
     "shark-only": ("standard", "three-player", "two-player"),
+    "discard-without-shark": ("standard", "three-player", "two-player"),
 }
 
 
@@ -401,6 +406,14 @@ def inject(kind: str, events: list[Event], data: st.DataObject) -> tuple[str, in
 
     if kind == "round-after-end":
         lines.append(f"{n + 1}. {rounds[-1].after.line[0]} 1")
+        return "\n".join(lines) + "\n", n + 1
+    if kind == "wrong-kind-after-end":  # R17, and a card of the wrong kind (R3, R11)
+        plays = [f"{name} {data.draw(st.sampled_from(('right-arm', 'exhaustion', '2')))}"
+                 for name in rounds[-1].after.line]
+        if setup.shark is not None:
+            plays.append(f"{setup.shark} {data.draw(st.sampled_from(('3', 'left-leg')))}")
+        plays = data.draw(st.permutations(plays))
+        lines.append(f"{n + 1}. " + ", ".join(plays))
         return "\n".join(lines) + "\n", n + 1
     if kind in ("wrong-winner", "winner-unfinished"):
         winner_line = next(i for i, line in enumerate(lines) if line.startswith("[Winner "))
@@ -460,6 +473,10 @@ def inject(kind: str, events: list[Event], data: st.DataObject) -> tuple[str, in
                 candidates.append((k, (setup.shark, str(data.draw(st.integers(1, 7))))))
         elif kind == "shark-only":  # a miss or a hunger in a game without a Shark
             candidates.append((k, data.draw(st.sampled_from(("miss", "hunger 4", "hunger 0")))))
+        elif kind == "discard-without-shark":  # R11: only the Shark's Exhaustion discards
+            candidates.extend(
+                (k, f"discard {name} {v}") for name, v in played.items() if v is not None
+            )
         elif kind == "no-card-claimed":
             candidates.extend(
                 (k, (name, "-")) for name in rnd.before.line if rnd.before.swimmer(name).hand
@@ -516,7 +533,7 @@ def inject(kind: str, events: list[Event], data: st.DataObject) -> tuple[str, in
         lines[i] = replace_outcome(line, old, new)
     elif kind == "bit-on-a-miss":
         lines[i] = add_outcome(line, f"bit {what}")
-    elif kind == "shark-only":
+    elif kind in ("shark-only", "discard-without-shark"):
         lines[i] = add_outcome(line, what)
     elif kind == "false-refresh":
         stated = outcome_of(line, "refresh")

@@ -22,6 +22,7 @@ from test_properties import KIND_VARIANTS, KINDS, VARIANTS, inject
 from test_rulings import R6_RECORD
 
 from getbit_events.events import (
+    CardsDiscarded,
     CardsRevealed,
     CardsTakenBack,
     Event,
@@ -366,6 +367,64 @@ def test_a_miss_and_a_hunger_in_a_game_without_a_shark_are_kept(
     assert state.limbs()["Ted"] == 3  # the rules' bite: the words change nothing
 
 
+def test_a_discard_in_a_game_without_a_shark_is_followed(tmp_path: Path) -> None:
+    # R11: only the Shark's Exhaustion discards; a standard game's record stating a
+    # discard is flagged, and the game goes on without the card, as played: round 2
+    # bites Ted (at the back), who takes back his 5 and not his 1, discarded
+    text = HEAD + "2. John 3, Anne 2, Beth 5, Ted 1 ; discard Ted 1\n"
+    report = kept(text, tmp_path)
+    assert [(v.code, v.round) for v in report.violations] == [("shark-only", 2)]
+    kept_cards = [e.cards for e in report.events if isinstance(e, CardsDiscarded)]
+    assert kept_cards == [(("Ted", 1),)]
+    taken = [(e.who, e.cards) for e in report.events if isinstance(e, CardsTakenBack)]
+    assert taken == [("Ted", (5,))]
+    assert "; discard Ted 1 ;" in write_gbn([report.events])
+    state = report.state
+    assert state is not None
+    assert state.swimmer("Ted").discards == (1,)
+
+
+@pytest.mark.parametrize(
+    ("late", "words"),
+    [
+        ("10. C right-arm, B 2", [("C", "right-arm")]),
+        ("10. B exhaustion, C -, A left-leg", [("B", "exhaustion"), ("A", "left-leg")]),
+    ],
+)
+def test_a_card_of_the_wrong_kind_after_the_end_is_kept(
+    late: str, words: list[tuple[str, str]], tmp_path: Path
+) -> None:
+    # R17: a round after the end changes nothing; its plays are kept as written, a
+    # card of the wrong kind as before the end (R3: a swimmer plays a number)
+    text = (
+        '[Line "A, B, C, X"]\n\n'
+        + Path(__file__).parent.parent.joinpath("fixtures", "invalid", "two-left-bit.gbn")
+        .read_text(encoding="utf-8").split("\n\n", 1)[1].rsplit("\n9.", 1)[0]
+        + "\n9. X 1, B 2, C 3\n" + late + "\n"
+    )
+    report = kept(text, tmp_path)
+    assert [(v.code, v.round) for v in report.violations] == [("round-after-end", 10)]
+    assert [(e.who, e.card) for e in report.events if isinstance(e, PlayStated)] == words
+    assert (words[0][0], None) in reveal(report, 10).cards
+    assert late in write_gbn([report.events])
+
+
+def test_the_sharks_number_after_the_end_is_kept(tmp_path: Path) -> None:
+    text = (
+        SHARK_HEAD + "\n2. A 2, B 3, C 4, D 5, Jaws exhaustion ; miss ; hunger 0\n"
+        "3. Jaws 4, A 1, B 1\n"
+    )
+    report = kept(text, tmp_path)
+    assert [(v.code, v.round) for v in report.violations] == [
+        ("wrong-hunger", 2), ("round-after-end", 3)
+    ]
+    assert [(e.who, e.card) for e in report.events if isinstance(e, PlayStated)] == [
+        ("Jaws", "4")
+    ]
+    assert reveal(report, 3).cards == (("A", 1), ("B", 1))  # the Shark's is no swimmer's
+    assert "\n3. A 1, B 1, Jaws 4" in write_gbn([report.events])
+
+
 def test_a_line_naming_a_devoured_swimmer_is_kept(tmp_path: Path) -> None:
     report = kept(R6_RECORD.replace("line B, E, D, C", "line B, E, D, C, A"), tmp_path)
     assert [(v.code, v.round) for v in report.violations] == [("wrong-line", 5)]
@@ -375,6 +434,21 @@ def test_a_line_naming_a_devoured_swimmer_is_kept(tmp_path: Path) -> None:
     state = report.state
     assert state is not None
     assert state.line == ("B", "E", "D", "C")
+
+
+def test_a_line_naming_a_name_not_in_the_game_is_kept(tmp_path: Path) -> None:
+    # a slip of the pen in a stated line ('Annn'): flagged, kept as written, and the
+    # game goes on from the rules' line (R4)
+    text = HEAD + "2. John 3, Anne 2, Beth 5, Ted 1 ; line Ted, Annn, John, Beth\n"
+    report = kept(text, tmp_path)
+    assert [(v.code, v.round) for v in report.violations] == [("wrong-line", 2)]
+    assert [e.line for e in report.events if isinstance(e, LineStated)] == [
+        ("Ted", "Annn", "John", "Beth")
+    ]
+    rules_line = check(HEAD + "2. John 3, Anne 2, Beth 5, Ted 1\n").state
+    assert report.state is not None
+    assert rules_line is not None
+    assert report.state.line == rules_line.line
 
 
 def test_a_bite_and_an_out_of_a_devoured_swimmer_are_kept(tmp_path: Path) -> None:
@@ -387,6 +461,18 @@ def test_a_bite_and_an_out_of_a_devoured_swimmer_are_kept(tmp_path: Path) -> Non
     state = report.state
     assert state is not None
     assert state.devoured == ("A",)  # devoured once: the words change nothing
+
+
+def test_an_out_of_a_name_not_in_the_game_is_kept(tmp_path: Path) -> None:
+    # a slip of the pen ('Tedd'): flagged, kept as written, and nobody is devoured
+    report = kept(HEAD + "2. John 3, Anne 2, Beth 5, Ted 1 ; out Tedd\n", tmp_path)
+    assert [(v.code, v.round) for v in report.violations] == [("unknown-swimmer", 2)]
+    outs = [(e.who, e.why) for e in report.events if isinstance(e, SwimmerDevoured)]
+    assert outs == [("Tedd", "recorded")]
+    state = report.state
+    assert state is not None
+    assert state.devoured == ()
+    assert state.limbs()["Ted"] == 3  # the rules' bite (R6): the word changes nothing
 
 
 def test_a_log_stating_what_a_wrong_hunger_ended_is_checked_once(tmp_path: Path) -> None:
