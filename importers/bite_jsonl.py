@@ -43,7 +43,7 @@ from getbit_events.events import SourcePos
 from getbit_events.limits import MAX_ROUNDS, MAX_TEXT, MAX_VIOLATIONS
 from getbit_events.record import RecordedTag, Violation
 from importers.bmn import is_bmn, iter_bmn_file
-from importers.gbn import open_record
+from importers.gbn_lex import open_record
 from importers.jsonl_lines import objects
 from importers.reading import DETECT_BYTES
 from importers.wire import bite_event_from_wire, bite_event_to_wire

@@ -19,7 +19,7 @@ from getbit_events.errors import InputError
 from getbit_events.events import SourcePos
 from getbit_events.limits import MAX_ROUNDS, MAX_VIOLATIONS
 from getbit_events.record import Violation
-from importers.gbn import Line, file_lines, open_record, text_lines
+from importers.gbn_lex import Line, file_lines, open_record, text_lines
 from importers.reading import DETECT_BYTES
 
 __all__ = [

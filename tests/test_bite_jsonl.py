@@ -164,3 +164,19 @@ def test_simulate_writes_a_log_the_commands_read(tmp_path: Path) -> None:
     stats = json.loads(getbit("stats", "--json", log).stdout)
     assert stats["games_included"] == 2
     assert stats == json.loads(getbit("stats", "--json", bmn).stdout)
+
+
+def test_import_says_it_does_not_store_this_game_yet(tmp_path: Path) -> None:
+    db = tmp_path / "g.db"
+    done = getbit("import", "--db", db, WORKED)
+    assert done.returncode == 2
+    assert done.stderr.startswith(
+        f"getbit import: {WORKED}: a record of Come on! Bite me! (BMN): validate, replay "
+        "and stats read it; this command does not yet"
+    )
+    log = tmp_path / "sim.jsonl"
+    log.write_text(_log(simulate_bite(3, 2)), encoding="utf-8")
+    done = getbit("import", "--db", db, log)
+    assert done.returncode == 1
+    hint = "(this is a log of Come on! Bite me!: validate, replay and stats read it; import"
+    assert f"{hint} does not yet)" in done.stderr
