@@ -26,6 +26,7 @@ from setuptools.command.build_ext import build_ext
 
 COMPILED = [
     "getbit_events/board.py",
+    "getbit_events/steps.py",
     "getbit_events/rules.py",
     "getbit_events/record.py",
     "getbit_events/findings.py",

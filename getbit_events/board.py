@@ -6,8 +6,8 @@ steps the rules gave), and the reducer's fold (``reducer.py``), which replay,
 the read models and the store use, keeps a ``Board`` as its private holder and
 hands out frozen ``GameState`` snapshots of it (``Board.snapshot``). A step
 (``rules.settle``) and an event go through the same handler: a step is an event
-not yet made, its class and its fields after ``round``, e.g.
-``(SwimmerBitten, "Ted", "right-arm")``.
+not yet made (``steps.py``), its fields after ``round`` by the event's names,
+e.g. ``Bitten(who="Ted", limb="right-arm")`` for a ``SwimmerBitten``.
 
 The handlers trust their input (the rules judge): a fact the game cannot take
 (a name not in the game, a swimmer devoured before) is kept in the events and
@@ -17,7 +17,7 @@ changes nothing here.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
 from getbit_events.events import (
     CardChosen,
@@ -39,30 +39,20 @@ from getbit_events.events import (
     SwimmerMoved,
 )
 from getbit_events.setups import LIMBS, SHARK_CARDS, starting_hand
-from getbit_events.state import GameState, SharkState, SwimmerState
+from getbit_events.state import (
+    GAME_FIELDS,
+    SHARK_FIELDS,
+    SWIMMER_FIELDS,
+    GameState,
+    SharkState,
+    SwimmerState,
+    made,
+)
+from getbit_events.steps import EVENT_OF, Bitten, Moved, Step, TookBack
 
-__all__ = ["Board", "Outcome", "Seat", "SharkSeat", "Step", "own_plays"]
-
-#: An event not yet made: its class, then its fields after ``round`` (no ``pos``).
-Step = tuple[Any, ...]
+__all__ = ["Board", "Outcome", "Seat", "SharkSeat", "own_plays"]
 
 Plays = tuple[tuple[str, int | None], ...]
-_T = TypeVar("_T")
-
-# Speed trick (docs/architecture.md, "Speed tricks"): the fold's snapshots are made
-# without running their class's ``__init__``: an empty object of a plain class
-# (``type()`` keeps it one under mypyc too) is given the value's fields, then the
-# value's class, which has the same layout. A replay makes one per event.
-_Blank = type("_Blank", (), {})
-
-
-def _made(cls: type[_T], fields: dict[str, Any]) -> _T:
-    """The frozen ``cls`` value holding ``fields`` (the dict itself); a property test
-    holds each equal, field for field and class for class, to what ``cls`` makes."""
-    value = _Blank()
-    value.__dict__ = fields
-    value.__class__ = cls
-    return value  # type: ignore[no-any-return]
 
 
 class Outcome(Protocol):
@@ -124,15 +114,15 @@ class Seat:
         """This seat as a frozen value (made again only after a change)."""
         frozen = self.frozen
         if frozen is None:
-            frozen = self.frozen = _made(SwimmerState, {
-                "name": self.name,
-                "limbs": self.limbs,
-                "hand": frozenset(self.hand),
-                "table": tuple(self.table),
-                "discards": tuple(self.discards),
-                "face_down": self.face_down,
-                "devoured": self.devoured,
-            })
+            fields = SWIMMER_FIELDS.copy()  # state.made: the one way
+            fields["name"] = self.name
+            fields["limbs"] = self.limbs
+            fields["hand"] = frozenset(self.hand)
+            fields["table"] = tuple(self.table)
+            fields["discards"] = tuple(self.discards)
+            fields["face_down"] = self.face_down
+            fields["devoured"] = self.devoured
+            frozen = self.frozen = made(SwimmerState, fields)
         return frozen
 
 
@@ -160,12 +150,12 @@ class SharkSeat:
     def snapshot(self) -> SharkState:
         frozen = self.frozen
         if frozen is None:
-            frozen = self.frozen = _made(SharkState, {
-                "name": self.name,
-                "hand": frozenset(self.hand),
-                "table": tuple(self.table),
-                "hunger": self.hunger,
-            })
+            fields = SHARK_FIELDS.copy()
+            fields["name"] = self.name
+            fields["hand"] = frozenset(self.hand)
+            fields["table"] = tuple(self.table)
+            fields["hunger"] = self.hunger
+            frozen = self.frozen = made(SharkState, fields)
         return frozen
 
 
@@ -250,21 +240,21 @@ class Board:
         swimmers = self.frozen
         if swimmers is None:
             swimmers = self.frozen = tuple([seat.snapshot() for seat in self.seats.values()])
-        return _made(GameState, {
-            "setup": self.setup,
-            "swimmers": swimmers,
-            "line": line,
-            "shark": shark.snapshot() if shark is not None else None,
-            "round": self.round,
-            "phase": self.phase,
-            "devoured": self.devoured,
-            "chosen": self.chosen,
-            "revealed": self.recorded,
-            "shark_card": self.shark_card,
-            "winner": self.winner,
-            "ranking": self.ranking,
-            "end_reason": self.end_reason,
-        })
+        fields = GAME_FIELDS.copy()
+        fields["setup"] = self.setup
+        fields["swimmers"] = swimmers
+        fields["line"] = line
+        fields["shark"] = shark.snapshot() if shark is not None else None
+        fields["round"] = self.round
+        fields["phase"] = self.phase
+        fields["devoured"] = self.devoured
+        fields["chosen"] = self.chosen
+        fields["revealed"] = self.recorded
+        fields["shark_card"] = self.shark_card
+        fields["winner"] = self.winner
+        fields["ranking"] = self.ranking
+        fields["end_reason"] = self.end_reason
+        return made(GameState, fields)
 
     def swimmer(self, name: str) -> Seat:
         return self.seats[name]
@@ -350,13 +340,12 @@ class Board:
             self.phase = "move"
         handlers = _ON_STEP
         for step in outcome.steps:
-            kind = step[0]
-            if kind is CardsTakenBack:  # the commonest steps, called directly
-                self.taken_back(step[1], step[2])
-            elif kind is SwimmerBitten:
-                self.bitten(step[1], step[2])
-            elif kind is not SwimmerMoved:  # a bitten swimmer's swim: in outcome.line already
-                handlers[kind](self, *step[1:])
+            if isinstance(step, TookBack):  # the commonest steps, called directly
+                self.taken_back(step.who, step.cards)
+            elif isinstance(step, Bitten):
+                self.bitten(step.who, step.limb)
+            elif not isinstance(step, Moved):  # a bitten swimmer's swim: in outcome.line already
+                handlers[type(step)](self, step)
 
     def moved(self, who: str, why: str) -> None:
         """``who`` swims to the front (R4 by its card, R6 after a bite, or as stated)."""
@@ -482,21 +471,6 @@ class Board:
             yield self.snapshot()
 
 
-_ON_STEP: dict[Any, Callable[..., None]] = {
-    SwimmerMoved: Board.moved,
-    SwimmerBitten: Board.bitten,
-    SwimmerDevoured: Board.devour,
-    CardsTakenBack: Board.taken_back,
-    SharkCardsTakenBack: Board.shark_taken_back,
-    HungerLost: Board.hunger_lost,
-    CardsDiscarded: Board.discarded,
-    HungerStated: Board.stated,
-    LineStated: Board.stated,
-    MissStated: Board.stated,
-    GameEnded: Board.ended,
-}
-
-
 def _revealed(board: Board, e: CardsRevealed) -> None:
     if board.phase != "ended":  # R17: a round recorded after the end changes nothing
         board.reveal(e.round, e.cards, None)
@@ -519,4 +493,9 @@ _ON_EVENT: dict[type[Any], Callable[[Board, Any], None]] = {
     MissStated: lambda b, e: b.stated(),
     PlayStated: lambda b, e: b.stated(e.card),
     GameEnded: lambda b, e: b.ended(e.winner, e.ranking, e.why),
+}
+
+# a step reaches the handler of the event it becomes: its fields have the event's names
+_ON_STEP: dict[type[Any], Callable[[Board, Any], None]] = {
+    step: _ON_EVENT[event] for step, event in EVENT_OF.items()
 }

@@ -7,11 +7,12 @@ into events. Names are kept as written; the validator matches them ignoring case
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
 import attrs
 
 from getbit_events.events import SourcePos
+from getbit_events.steps import Step
 
 __all__ = [
     "RecordedGame",
@@ -92,8 +93,8 @@ class RoundText(Protocol):
     Besides its position, plays and outcomes, it answers the two questions the
     validator asks first, in the record's own notation: which bite it states,
     and whether it states exactly a given outcome. ``steps`` are the facts that
-    followed the round's card moves, each an event class and then the event's
-    fields after ``round`` (``board.Step``); ``line`` is the line after them.
+    followed the round's card moves, each an event not yet made (``steps.Step``);
+    ``line`` is the line after them.
     """
 
     def pos(self) -> SourcePos: ...
@@ -106,7 +107,7 @@ class RoundText(Protocol):
         """The swimmer (as written) and limb of the bite the text states, if it states one."""
         ...
 
-    def states(self, steps: Sequence[tuple[Any, ...]], line: Sequence[str]) -> bool:
+    def states(self, steps: Sequence[Step], line: Sequence[str]) -> bool:
         """Whether the text states just these outcomes, as the notation writes them in full."""
         ...
 

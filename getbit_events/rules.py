@@ -6,31 +6,29 @@ Rulings are those of the rulings of docs/rules.md; each is cited where it is app
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 import attrs
 
-from getbit_events.board import Board, Step
-from getbit_events.events import (
-    CardChosen,
-    CardsDiscarded,
-    CardsRevealed,
-    CardsTakenBack,
-    Event,
-    GameEnded,
-    HungerLost,
-    HungerStated,
-    LineStated,
-    MissStated,
-    SharkCardPlayed,
-    SharkCardsTakenBack,
-    SourcePos,
-    SwimmerBitten,
-    SwimmerDevoured,
-    SwimmerMoved,
-)
+from getbit_events.board import Board
+from getbit_events.events import CardChosen, CardsRevealed, Event, SharkCardPlayed, SourcePos
 from getbit_events.setups import LIMBS, SHARK_CARDS, VARIANTS, hand_size
 from getbit_events.state import GameState
+from getbit_events.steps import (
+    Bitten,
+    Devoured,
+    Discarded,
+    Ended,
+    HungerLeft,
+    Moved,
+    SharkTookBack,
+    StatedHunger,
+    StatedLine,
+    StatedMiss,
+    Step,
+    TookBack,
+    make_events,
+)
 
 __all__ = [
     "LIMBS",
@@ -153,7 +151,7 @@ class RoundOutcome:
 class Settlement:
     """What follows a reveal (R4-R14): the steps in event order, and a summary of them.
 
-    A step is an event not yet made (``board.Step``); ``make_events`` makes them.
+    A step is an event not yet made (``steps.Step``); ``make_events`` makes them.
     The card moves, every round's most common facts, are kept apart as names.
     The summary fields say the same facts again, ready for the validator's checks.
     (A plain class, not attrs: one is made per round checked, and this is cheaper.)
@@ -203,7 +201,7 @@ class Settlement:
 
     def all_steps(self) -> list[Step]:
         """Every step of the round in order, the card moves first."""
-        return [(SwimmerMoved, n, "card") for n in self.moved] + self.steps
+        return [Moved(n, "card") for n in self.moved] + self.steps
 
 
 class Stated:
@@ -223,11 +221,6 @@ class Stated:
         self.discards: tuple[tuple[str, int], ...] | None = None  # R11 Exhaustion
         self.refresh: frozenset[str] | None = None  # who took its cards back under R7
         self.line: tuple[str, ...] | None = None  # the line after the round
-
-
-def make_events(steps: Iterable[Step], r: int, pos: SourcePos | None) -> list[Event]:
-    """The events of ``steps`` in round ``r``, written at ``pos``."""
-    return [step[0](r, *step[1:], pos) for step in steps]
 
 
 def round_events(
@@ -313,7 +306,7 @@ def settle(
         bitten_as_stated = said_bite[0] in line
         gone = not bitten_as_stated and said_bite[0] in seats
         if gone:
-            steps.append((SwimmerBitten, said_bite[0], _stated_limb(LIMBS, said_bite[1], None)))
+            steps.append(Bitten(said_bite[0], _stated_limb(LIMBS, said_bite[1], None)))
     if setup.variant == "shark":
         card = board.shark_card
         if stated is not None and (bitten_as_stated or stated.miss or gone):
@@ -330,7 +323,7 @@ def settle(
             # R11: no Exhaustion without a Shark, but the cards the record says were
             # discarded were: the game goes on without them (a bite gives them not back)
             s.discards = stated.discards
-            steps.append((CardsDiscarded, stated.discards))
+            steps.append(Discarded(stated.discards))
             gone_cards = dict(stated.discards)
         if said_bite is not None and bitten_as_stated:
             who, limb = said_bite
@@ -342,9 +335,9 @@ def settle(
     if stated is not None and setup.variant != "shark":
         # R11, R12: no Shark to miss or to hold hunger tokens; what the record says is kept
         if stated.miss:
-            steps.append((MissStated,))
+            steps.append(StatedMiss())
         if stated.hunger is not None:
-            steps.append((HungerStated, stated.hunger))
+            steps.append(StatedHunger(stated.hunger))
 
     if stated is not None and stated.outs:
         two_left = setup.variant in ("standard", "three-player")
@@ -355,23 +348,23 @@ def settle(
                 continue  # R8 devours it below: the record may say so
             if who in line and who not in s.outs:
                 line.remove(who)
-                steps.append((SwimmerDevoured, who, "recorded"))
+                steps.append(Devoured(who, "recorded"))
                 s.outs[who] = "recorded"
             elif who in board.devoured or who not in seats:
                 # devoured before, or a name not in the game: kept, the fold leaves it aside
-                steps.append((SwimmerDevoured, who, "recorded"))
+                steps.append(Devoured(who, "recorded"))
     # only a short line, a swimmer devoured or a hunger token lost can end the game
     ended = _end(board, line, s) if len(line) <= 2 or s.outs or s.missed else None
     if ended is not None:
         if stated is not None:  # R7: nothing is taken back in the round that ends the game,
-            steps[:] = [step for step in steps if step[0] is not SharkCardsTakenBack]
+            steps[:] = [step for step in steps if not isinstance(step, SharkTookBack)]
             s.shark_took = False
             for name in sorted(stated.refresh or (), key=setup.line.index):
                 if name in board.line:  # ... but what the record says was, was
-                    steps.append((CardsTakenBack, name, _returnable(board, name)))
+                    steps.append(TookBack(name, _returnable(board, name)))
                     s.taken.append(name)
                 elif name in seats:  # one devoured before: kept, with nothing to take
-                    steps.append((CardsTakenBack, name, ()))
+                    steps.append(TookBack(name, ()))
         steps.extend(ended)
         s.line = tuple(_stated_line(steps, line, stated))
         s.ended = True
@@ -385,14 +378,14 @@ def settle(
         if takes and name != bitten:
             back_cards = _returnable(board, name, discarded.get(name) if discarded else None)
             if back_cards or refresh is not None:  # as stated, even with nothing to take
-                steps.append((CardsTakenBack, name, back_cards))
+                steps.append(TookBack(name, back_cards))
                 s.taken.append(name)
     if refresh is not None:  # listed: the bitten (apart from its bite's, R6), the devoured
         for name in sorted(refresh, key=setup.line.index):
             if name in seats and (name == bitten or name not in line):
-                steps.append((CardsTakenBack, name, ()))
+                steps.append(TookBack(name, ()))
     if shark is not None and not s.shark_took and len(shark.hand) < 2 and shark.table:
-        steps.append((SharkCardsTakenBack, tuple(shark.table)))  # R13
+        steps.append(SharkTookBack(tuple(shark.table)))  # R13
         s.shark_took = True
     s.line = tuple(_stated_line(steps, line, stated))
     return s
@@ -407,9 +400,9 @@ def _stated_line(steps: list[Step], line: list[str], stated: Stated | None) -> l
     if not said or said == tuple(line):
         return line
     if sorted(said) != sorted(line):
-        steps.append((LineStated, said))
+        steps.append(StatedLine(said))
         return line
-    steps.extend([(SwimmerMoved, n, "line") for n in reversed(said)])
+    steps.extend([Moved(n, "line") for n in reversed(said)])
     return list(said)
 
 
@@ -423,7 +416,7 @@ def _stated_shark(
     if card == "exhaustion" and s.tied:
         tied = s.tied
         s.discards = tuple((n, v) for n, v in board.revealed if v is not None and n in tied)
-        s.steps.append((CardsDiscarded, s.discards))
+        s.steps.append(Discarded(s.discards))
     if stated.bite is not None and stated.bite[0] in line:
         who, limb = stated.bite
         _bite(board, s, who, _stated_limb(board.seats[who].limbs, limb, card), line)
@@ -437,31 +430,31 @@ def _stated_hunger(board: Board, s: Settlement, stated: Stated) -> None:
     if left is None or left == s.hunger:
         return
     if not s.missed:  # R12: only a miss changes the hunger; what the record says is kept
-        s.steps.append((HungerStated, left))
+        s.steps.append(StatedHunger(left))
         return
     s.hunger = left
     steps = s.steps
     for k, step in enumerate(steps):
-        if step[0] is HungerLost:
-            steps[k] = (HungerLost, left)
+        if isinstance(step, HungerLeft):
+            steps[k] = HungerLeft(left)
     shark = board.shark
-    took = any(step[0] is SharkCardsTakenBack for step in steps)
+    took = any(isinstance(step, SharkTookBack) for step in steps)
     if left > 0 and not took and shark is not None:
-        steps.append((SharkCardsTakenBack, tuple(shark.table)))
+        steps.append(SharkTookBack(tuple(shark.table)))
         s.shark_took = True
     elif left <= 0 and took:
-        steps[:] = [step for step in steps if step[0] is not SharkCardsTakenBack]
+        steps[:] = [step for step in steps if not isinstance(step, SharkTookBack)]
         s.shark_took = False
 
 
 def _stated_discards(s: Settlement, discards: tuple[tuple[str, int], ...]) -> None:
     """Exhaustion's discards as the record states them (R11), where the rules' were."""
     steps = s.steps
-    at = next((k for k, step in enumerate(steps) if step[0] is CardsDiscarded), len(steps))
+    at = next((k for k, step in enumerate(steps) if isinstance(step, Discarded)), len(steps))
     del steps[at : at + 1]
     s.discards = discards or None
     if discards:
-        steps.insert(at, (CardsDiscarded, discards))
+        steps.insert(at, Discarded(discards))
 
 
 def _stated_limb(limbs: tuple[str, ...], limb: str | None, card: str | None) -> str:
@@ -482,19 +475,19 @@ def _bite(
     board: Board, s: Settlement, who: str, limb: str, line: list[str], discarded: int | None = None
 ) -> None:
     """``who`` loses ``limb`` (R6, R11); ``discarded``: its card discarded this round."""
-    s.steps.append((SwimmerBitten, who, limb))
+    s.steps.append(Bitten(who, limb))
     s.bites.append((who, limb))
     line.remove(who)
     if len(board.seats[who].limbs) == 1:  # R6: the last limb: devoured, off the line
-        s.steps.append((SwimmerDevoured, who, "last-limb"))
+        s.steps.append(Devoured(who, "last-limb"))
         s.outs[who] = "last-limb"
         return
     # R6: to the front, with all its played cards back, this round's included
     line.insert(0, who)
-    s.steps.append((SwimmerMoved, who, "bite"))
+    s.steps.append(Moved(who, "bite"))
     back_cards = _returnable(board, who, discarded)
     if back_cards:
-        s.steps.append((CardsTakenBack, who, back_cards))
+        s.steps.append(TookBack(who, back_cards))
         s.taken.append(who)
 
 
@@ -521,7 +514,7 @@ def _shark_card(
         if s.tied:
             tied = s.tied
             s.discards = tuple((n, v) for n, v in board.revealed if v is not None and n in tied)
-            s.steps.append((CardsDiscarded, s.discards))
+            s.steps.append(Discarded(s.discards))
         else:
             missed = True
     if missed:
@@ -532,10 +525,10 @@ def _missed(board: Board, s: Settlement) -> None:
     """R12: a hunger token lost, the Shark's cards back; the swimmer untouched."""
     s.missed = True
     s.hunger -= 1
-    s.steps.append((HungerLost, s.hunger))
+    s.steps.append(HungerLeft(s.hunger))
     shark = board.shark
     if s.hunger > 0 and shark is not None:
-        s.steps.append((SharkCardsTakenBack, tuple(shark.table)))
+        s.steps.append(SharkTookBack(tuple(shark.table)))
         s.shark_took = True
 
 
@@ -571,7 +564,7 @@ def _end(board: Board, line: list[str], s: Settlement) -> list[Step] | None:
         first = next(iter(outs))
         loser = next(p for p, team in setup.teams if first in team)
         winner = next(p for p, _ in setup.teams if p != loser)
-        return [(GameEnded, winner, (winner, loser), "R10")]
+        return [Ended(winner, (winner, loser), "R10")]
     if variant == "shark":
         shark = setup.shark or ""
         devoured = [*board.devoured, *outs]
@@ -585,19 +578,19 @@ def _end(board: Board, line: list[str], s: Settlement) -> list[Step] | None:
 
             living = sorted(line, key=lambda n: (-limbs(n), line.index(n)))
             ranking = (*living, *reversed(devoured), shark)
-            return [(GameEnded, living[0], ranking, "R14-hunger")]
+            return [Ended(living[0], ranking, "R14-hunger")]
         if len(line) <= 1:
             ranking = (shark, *line, *reversed(devoured))
-            return [(GameEnded, shark, ranking, "R14-last-swimmer")]
+            return [Ended(shark, ranking, "R14-last-swimmer")]
         return None
     if len(line) > 2 or not line:
         return None
     if len(line) == 1:  # devoured as recorded down to one: it wins (R8)
         ranking = (line[0], *reversed([*board.devoured, *outs]))
-        return [(GameEnded, line[0], ranking, "R8")]
+        return [Ended(line[0], ranking, "R8")]
     # R8: two swimmers left: the front one wins, the back one is devoured
     front, last = line[0], line[-1]
     ranking = (front, last, *reversed([*board.devoured, *outs]))
     outs[last] = "two-left"
     line.remove(last)
-    return [(SwimmerDevoured, last, "two-left"), (GameEnded, front, ranking, "R8")]
+    return [Devoured(last, "two-left"), Ended(front, ranking, "R8")]

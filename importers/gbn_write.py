@@ -9,35 +9,31 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import attrs
-
-from getbit_events.events import (
-    CardsDiscarded,
-    CardsRevealed,
-    CardsTakenBack,
-    Event,
-    GameStarted,
-    HungerLost,
-    HungerStated,
-    LineStated,
-    MissStated,
-    PlayStated,
-    SharkCardPlayed,
-    SwimmerBitten,
-    SwimmerDevoured,
-    SwimmerMoved,
-)
+from getbit_events.events import CardsRevealed, Event, GameStarted, PlayStated, SharkCardPlayed
 from getbit_events.reducer import apply
 from getbit_events.state import GameState
+from getbit_events.steps import (
+    Bitten,
+    Devoured,
+    Discarded,
+    HungerLeft,
+    Moved,
+    StatedHunger,
+    StatedLine,
+    StatedMiss,
+    TookBack,
+    step_of,
+)
 
 __all__ = ["outcome_text", "write_gbn"]
 
 
-def outcome_text(steps: Iterable[tuple[Any, ...]], line: Sequence[str]) -> str:
+def outcome_text(steps: Iterable[tuple[Any, ...] | None], line: Sequence[str]) -> str:
     """The outcomes after a round's moves, as GBN states them in full (docs/gbn.md).
 
-    ``steps`` are the round's facts after the card moves, each its event class
-    and then the event's fields after ``round`` (``board.Step``); ``line`` is the
+    ``steps`` are the round's facts after the card moves, each a ``steps.Step``
+    (an event not yet made), or None for a fact that is no step (a play, a
+    reveal: ``write_gbn`` hands over a round's every event); ``line`` is the
     line after the round. E.g. ``bit Ted left-arm ; refresh Anne ; line Ted, Anne``:
     bites, devoured swimmers, misses and Exhaustion discards in the order they
     happened, then who took cards back without a bite (R7), then the line.
@@ -46,30 +42,30 @@ def outcome_text(steps: Iterable[tuple[Any, ...]], line: Sequence[str]) -> str:
     """
     said: list[str] = []
     refresh: list[str] = []
-    before: tuple[Any, ...] = (None,)  # the step before
+    before: tuple[Any, ...] | None = None  # the step before
     for step in steps:
-        kind = step[0]
-        if kind is SwimmerBitten:
-            said.append(f"bit {step[1]} {step[2]}")
-        elif kind is CardsTakenBack:
+        if isinstance(step, Bitten):
+            said.append(f"bit {step.who} {step.limb}")
+        elif isinstance(step, TookBack):
             # any take-back but a bite's own (R6), which follows the bitten one's swim
             # and takes cards (the rules make none with nothing to take); an empty one
             # there is the bitten swimmer listed in the record's refresh, kept
-            if before[0] is not SwimmerMoved or before[1:] != (step[1], "bite") or not step[2]:
-                refresh.append(step[1])
-        elif kind is SwimmerDevoured:
-            said.append(f"out {step[1]}")
-        elif kind is HungerLost:
+            swam = isinstance(before, Moved) and before.who == step.who and before.why == "bite"
+            if not swam or not step.cards:
+                refresh.append(step.who)
+        elif isinstance(step, Devoured):
+            said.append(f"out {step.who}")
+        elif isinstance(step, HungerLeft):
             said.append("miss")
-            said.append(f"hunger {step[1]}")
-        elif kind is CardsDiscarded:
-            said.append("discard " + ", ".join([f"{n} {v}" for n, v in step[1]]))
-        elif kind is MissStated:  # a miss in a game without a Shark, kept
+            said.append(f"hunger {step.left}")
+        elif isinstance(step, Discarded):
+            said.append("discard " + ", ".join([f"{n} {v}" for n, v in step.cards]))
+        elif isinstance(step, StatedMiss):  # a miss in a game without a Shark, kept
             said.append("miss")
-        elif kind is HungerStated:
-            said.append(f"hunger {step[1]}")
-        elif kind is LineStated:  # the line as the record states it, kept
-            line = step[1]
+        elif isinstance(step, StatedHunger):
+            said.append(f"hunger {step.left}")
+        elif isinstance(step, StatedLine):  # the line as the record states it, kept
+            line = step.line
         before = step
     if refresh:
         said.append("refresh " + ", ".join(refresh))
@@ -144,9 +140,7 @@ def _write_round(events: list[Event], state: GameState, outcomes: bool) -> str:
     plays.extend(f"{n} {word}" for n, word in words.items())
     text = f"{r}. " + ", ".join(plays)
     if outcomes:
-        # each event as a step: its class, then its fields between round and pos
-        steps = [(type(e), *attrs.astuple(e, recurse=False)[1:-1]) for e in events]
-        said = outcome_text(steps, state.line)
+        said = outcome_text([step_of(e) for e in events], state.line)
         if said:
             text += " ; " + said
     return text
