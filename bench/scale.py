@@ -1,9 +1,11 @@
 """Importing a large archive, end to end: ``getbit import`` as a whole process.
 
-    python bench/scale.py --games N [--format gbn|jsonl] [--jobs 1,2] [--keep DIR]
+    python bench/scale.py --games N [--format gbn|jsonl] [--log] [--jobs 1,2] [--keep DIR]
 
 Simulates N five-swimmer games (``getbit simulate``, the sensible bot, in two
-halves side by side) to one file, then, for each number of jobs, times
+halves side by side) to one file (``--log``: a JSON Lines log of N distinct
+games made cheaply from 200 simulated ones, ``bench/store.py``'s ``write_log``,
+the choices and reveals only, as for issue 15's million), then, for each number of jobs, times
 ``getbit import --jobs J`` of it into a new store, and says: games per second,
 the store's bytes per byte of the records, the peak memory (the largest
 process, and all of the import's processes together, sampled every 0.2 s),
@@ -17,6 +19,7 @@ from next to it. The extrapolation to a million games is linear in N.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import resource
 import shutil
@@ -97,23 +100,47 @@ def simulate(n: int, fmt: str, path: Path) -> float:
     return time.perf_counter() - t0
 
 
+def write_log(path: Path, n: int) -> None:
+    """``bench/store.py``'s log of ``n`` distinct games, from 200 simulated ones."""
+    here = Path(__file__).with_name("store.py")
+    spec = importlib.util.spec_from_file_location("bench_store", here)
+    assert spec is not None
+    assert spec.loader is not None
+    bench_store = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench_store)
+    templates = [
+        bench_store.simulate_game(*bench_store.SETUPS[k % len(bench_store.SETUPS)], seed=k,
+                                  bot="sensible")
+        for k in range(200)
+    ]
+    bench_store.write_log(path, n, templates)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--format", default="gbn", choices=("gbn", "jsonl"))
     parser.add_argument("--jobs", default="1,2", help="the numbers of jobs, comma-separated")
     parser.add_argument("--keep", type=Path, help="a folder to keep the records and stores in")
+    parser.add_argument("--log", action="store_true",
+                        help="a JSON Lines log made from templates (write_log), not simulated")
     args = parser.parse_args()
     if not GETBIT.exists():
         raise SystemExit(f"no getbit next to {sys.executable}")
     folder = args.keep or Path(tempfile.mkdtemp(prefix="getbit-scale-"))
     folder.mkdir(parents=True, exist_ok=True)
     records = folder / f"sim-{args.games}.{args.format}"
+    if args.log:
+        records = folder / f"log-{args.games}.jsonl"
+        if not records.exists():
+            t0 = time.perf_counter()
+            write_log(records, args.games)
+            print(f"wrote a log of {args.games:,} games in {time.perf_counter() - t0:.0f}s")
     if not records.exists():
         seconds = simulate(args.games, args.format, records)
         print(f"simulated {args.games:,} games in {seconds:.0f}s", flush=True)
     size = records.stat().st_size
-    print(f"{args.games:,} games, {size / 1e6:.1f} MB of {args.format}; getbit {GETBIT}")
+    print(f"{args.games:,} games, {size / 1e6:.1f} MB of {records.suffix[1:]}; getbit {GETBIT}")
     env = {**os.environ, "GETBIT_DEBUG": "1"}
     for jobs in (int(j) for j in args.jobs.split(",")):
         db = folder / f"store-{args.games}-jobs{jobs}.db"

@@ -1,6 +1,7 @@
 """What a game becomes in the store, worked out before any SQL: its games row, its
-hash, its event rows, its read-model rows. ``GameStore.add`` writes it; an import's
-worker processes make it (``prepare``), so the one writer only writes."""
+hash, its events encoded (``encoding``: all but the codes of their kinds), its
+read-model rows. ``GameStore.add`` writes it; an import's worker processes make it
+(``prepare``), so the one writer only writes."""
 
 from __future__ import annotations
 
@@ -14,10 +15,13 @@ from getbit_events.events import GameStarted
 from getbit_events.validate import GameReport
 from importers.wire import payload_json
 from store import readmodel
+from store.encoding import Encoded, Shapes
 from store.schema import compress
 from store.stored import digest, kept_violations, status_of, utc_now
 
 __all__ = ["ID_LENGTH", "NewGame", "prepare"]
+
+_SHAPES = Shapes()  # the payload texts this process has shaped
 
 #: A game's id is the start of its hash, this long (longer when another's starts the same).
 ID_LENGTH = 12
@@ -28,14 +32,14 @@ class NewGame:
     """A game ready to store, as plain values (it crosses from a worker process).
 
     ``row`` is its games row without the id (``schema.GAME_COLUMNS[1:]``);
-    ``events`` its event rows (type, version, round, payload), seq 1 first;
+    ``events`` its events encoded (``encoding.Encoded``), seq 1 first;
     ``rows`` its read-model rows with the id left ``None``; ``source`` its record
     text as ``sources`` keeps it, and its length.
     """
 
     digest: str
     row: tuple[Any, ...]
-    events: tuple[tuple[str, int, int, str], ...]
+    events: Encoded
     violations: tuple[tuple[int, int, int | None, str, str | None, str], ...]
     rows: tuple[tuple[Any, ...], ...]
     swimmers: str
@@ -57,7 +61,7 @@ def prepare(report: GameReport) -> NewGame:
         first = report.violations[0] if report.violations else None
         raise InputError(f"{first or report.source}: a game with syntax errors is not stored")
     status = status_of(report)
-    events = report.events
+    events = report.events  # once: the compiled build makes them again each time
     payloads = [payload_json(e) for e in events]
     setup = events[0] if events and isinstance(events[0], GameStarted) else None
     tags = dict(setup.tags) if setup else {t.name: t.value for t in report.record.tags}
@@ -77,12 +81,14 @@ def prepare(report: GameReport) -> NewGame:
         utc_now(),
     )
     text = report.record.text
-    hashed = digest(report, payloads)
+    hashed = digest(report, payloads, events)
     return NewGame(
         digest=hashed,
         row=row,
-        events=tuple(
-            (e.TYPE, e.VERSION, e.round, p) for e, p in zip(events, payloads, strict=True)
+        events=_SHAPES.encode(
+            ((n, e.TYPE, e.VERSION, e.round, p)
+             for n, (e, p) in enumerate(zip(events, payloads, strict=True), 1)),
+            events,
         ),
         violations=tuple(
             (v.pos.line, v.pos.column, v.round, v.code, v.rule, v.message)

@@ -18,10 +18,11 @@ for byte: the game's hash (``stored.rows_digest``) is made from it.
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
+
+from store.encoding import SLOTS, Encoded, Kind, Shapes, dump
 
 __all__ = [
     "SLOTS",
@@ -35,24 +36,8 @@ __all__ = [
     "view_sql",
 ]
 
-#: The most values a kind's template takes (more: the payload is kept whole).
-SLOTS = 16
-_RUN_CACHE = 50_000  # payload texts whose templates are kept, at most
 _quote = json.encoder.encode_basestring  # a JSON string, as the store's compact JSON writes it
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-# the C encoder made once (JSONEncoder.encode makes one a call): the same text, faster
-_C_MAKE = getattr(json.encoder, "c_make_encoder", None)
-_C_ENCODE = (
-    _C_MAKE(None, _ENCODER.default, _quote, None, ":", ",", False, False, True)
-    if _C_MAKE is not None else None
-)
-
-
-def _DUMP(value: Any) -> str:
-    """Compact JSON, non-ASCII kept (as ``importers.wire`` writes payloads)."""
-    if _C_ENCODE is not None and isinstance(value, list | dict):
-        return "".join(_C_ENCODE(value, 0))
-    return _ENCODER.encode(value)
+_CACHE = 50_000  # events kept to share while reading, at most
 
 #: A stored event as a row: seq, type, version, round, payload (None: cannot be read).
 Row = tuple[int, Any, Any, Any, Any]
@@ -85,16 +70,13 @@ def compact_tables(conn: sqlite3.Connection) -> bool:
 # -- the kinds --------------------------------------------------------------------
 
 
-_Kind = tuple[Any, Any, str, int, int]  # type, version, template, strings mask, raw
-
-
 class Kinds:
     """The store's kinds, as one connection knows them (made again after another
     writer added some, or a rolled-back write took back ones this one added)."""
 
     def __init__(self) -> None:
-        self.rows: dict[int, _Kind] = {}
-        self.codes: dict[_Kind, int] = {}
+        self.rows: dict[int, Kind] = {}
+        self.codes: dict[Kind, int] = {}
         self.fresh = False
         self.generation = 0  # moves on whenever the codes known may have changed
         self.texts: dict[int, tuple[int, ...]] = {}  # code -> where its texts are in an event
@@ -116,7 +98,7 @@ class Kinds:
         self.fresh = False
         self.generation += 1
 
-    def code(self, conn: sqlite3.Connection, kind: _Kind) -> int:
+    def code(self, conn: sqlite3.Connection, kind: Kind) -> int:
         """The code of ``kind``, added to the store when new (inside a write)."""
         if not self.fresh:
             self.load(conn)
@@ -133,13 +115,13 @@ class Kinds:
             self.texts[code] = _positions(kind)
         return code
 
-    def get(self, conn: sqlite3.Connection, code: Any) -> _Kind | None:
+    def get(self, conn: sqlite3.Connection, code: Any) -> Kind | None:
         if not self.fresh or code not in self.rows:
             self.load(conn)
         return self.rows.get(code) if isinstance(code, int) else None
 
 
-def _positions(kind: _Kind) -> tuple[int, ...]:
+def _positions(kind: Kind) -> tuple[int, ...]:
     """Where an event of ``kind`` holds texts (indexes into the game's strings)."""
     if kind[4]:
         return ()
@@ -162,120 +144,35 @@ def _scalar(value: Any) -> str:
         return "false"
     if value is None:
         return "null"
-    return _DUMP(value)
-
-
-#: Fields whose text is one of a few words the rules name (why a swimmer moved, a
-#: limb): kept in the kind, not in each event.
-_WORDS = frozenset(("why", "limb"))
-# A JSON token of a compact payload: a string without escapes (a key when a colon
-# follows), a whole number, a literal, or what is kept whole: a string with an
-# escape or a control character, anything else a number may be (a float).
-_TOKEN = re.compile(
-    r'"([^"\\\x00-\x1f]*)"(:?)|(-?(?:0|[1-9][0-9]*))(?![0-9.eE])|(true|false|null)'
-    r'|("(?:[^"\\]|\\.)*"|[-+.eE0-9]+)'
-)
-_LITERALS = {"true": True, "false": False, "null": None}
-
-
-def _shape(tag: Any, version: Any, payload: Any) -> tuple[_Kind, list[Any]]:
-    """The kind of a payload text and its values (texts as texts).
-
-    The template is the text itself with each value's token made ``%s``, so the
-    text comes back byte for byte from it and the values; a value that would not
-    be written back as it is written (an escape, a float) keeps the payload whole.
-    """
-    if not isinstance(payload, str):
-        return (tag, version, "%s", 0, 1), [payload]
-    slots: list[Any] = []
-    parts: list[str] = []
-    bits = last = 0
-    key: str | None = None
-    for match in _TOKEN.finditer(payload):
-        text, colon, number, literal, other = match.groups()
-        if colon:
-            key = text
-            continue
-        if other is not None:
-            return (tag, version, "%s", 0, 1), [payload]
-        if text is not None and key in _WORDS and len(text) <= 20:
-            key = None
-            continue  # the word stays in the template
-        parts.append(payload[last:match.start()].replace("%", "%%"))
-        parts.append("%s")
-        last = match.end()
-        if text is not None:
-            bits |= 1 << len(slots)
-            slots.append(text)
-        else:
-            slots.append(int(number) if number is not None else _LITERALS[literal])
-        key = None
-    if len(slots) > SLOTS:
-        return (tag, version, "%s", 0, 1), [payload]
-    parts.append(payload[last:].replace("%", "%%"))
-    return (tag, version, "".join(parts), bits, 0), slots
-
-
-class _Shape:
-    """What one payload text becomes: its kind, its values, where the texts among
-    them are, and the kind's code (good while the kinds' generation is ``known``)."""
-
-    __slots__ = ("code", "kind", "known", "slots", "texts")
-
-    def __init__(self, kind: _Kind, slots: list[Any]) -> None:
-        self.kind = kind
-        self.slots = slots
-        self.texts = tuple(n for n in range(len(slots)) if kind[3] >> n & 1)
-        self.code = 0
-        self.known = -1
+    return dump(value)
 
 
 class Log:
-    """How one connection writes events compactly: the kinds it knows and the
-    shapes of payload texts it has seen."""
+    """How one connection writes events compactly: the kinds it knows, and the
+    shapes of the payload texts it has encoded itself (``GameStore.add`` of a
+    report, a migration)."""
 
     def __init__(self) -> None:
         self.kinds = Kinds()
-        self._shapes: dict[tuple[Any, Any, Any], _Shape] = {}
+        self.shapes = Shapes()
 
     def encode(
         self, conn: sqlite3.Connection, rows: Iterable[tuple[int, Any, Any, Any, Any]]
     ) -> tuple[str, list[tuple[int, Any, str]]]:
         """A game's event rows (seq, type, version, round, payload) as its strings
         and its runs (seq, round, events), kinds added as needed (inside a write)."""
-        strings: dict[str, int] = {}
-        runs: list[tuple[int, Any, str]] = []
-        run: list[list[Any]] = []
-        start, last_seq, last_round = 0, -2, object()
-        shapes = self._shapes
-        kinds = self.kinds
-        for seq, tag, version, round_, payload in rows:
-            key = (tag, version, payload)
-            shape = shapes.get(key)
-            if shape is None:
-                if len(shapes) >= _RUN_CACHE:
-                    shapes.clear()
-                shape = shapes[key] = _Shape(*_shape(tag, version, payload))
-            if shape.known != kinds.generation or not kinds.fresh:
-                shape.code = kinds.code(conn, shape.kind)
-                shape.known = kinds.generation
-            element = [shape.code, *shape.slots]
-            for n in shape.texts:
-                value = shape.slots[n]
-                found = strings.get(value)
-                if found is None:
-                    found = strings[value] = len(strings)
-                element[n + 1] = found
-            if run and (round_ != last_round or seq != last_seq + 1):
-                runs.append((start, last_round, _DUMP(run)))
-                run = []
-            if not run:
-                start = seq
-            run.append(element)
-            last_seq, last_round = seq, round_
-        if run:
-            runs.append((start, last_round, _DUMP(run)))
-        return _DUMP(list(strings)), runs
+        return self.place(conn, self.shapes.encode(rows))
+
+    def place(
+        self, conn: sqlite3.Connection, encoded: Encoded
+    ) -> tuple[str, list[tuple[int, Any, str]]]:
+        """A game as ``encoding.Shapes`` encodes it, with the store's codes of its kinds put in:
+        its strings and its runs (seq, round, events), kinds added as needed
+        (inside a write)."""
+        kinds, strings, runs = encoded
+        code = self.kinds.code
+        codes = {str(n): code(conn, kind) for n, kind in enumerate(kinds)}
+        return strings, [(seq, round_, text % codes) for seq, round_, text in runs]
 
 
 def encode(
@@ -463,7 +360,7 @@ def quick_events(
                 key = (round_, *element)
                 event = seen.get(key)
                 if event is None:
-                    if len(seen) >= _RUN_CACHE:
+                    if len(seen) >= _CACHE:
                         seen.clear()
                     tag, version, template, _, raw = kinds.rows[code]
                     payload = element[1] if raw else template % tuple(map(_scalar, element[1:]))

@@ -252,8 +252,7 @@ class GameStore:
                 head = (head[0] + 1, chain)
                 rows = self._facts(conn, new, game_id)
                 like = revisions.lookalikes(conn, game_id, dict(new.tags), new.swimmers)
-                numbered = ((n, *e) for n, e in enumerate(new.events, 1))
-                strings, runs = self._log.encode(conn, numbered)
+                strings, runs = self._log.place(conn, new.events)
                 if batch is None:
                     self._insert_events([(seq, game_id, strings)], [(seq, *r) for r in runs])
                     self._count(conn, rows, seq)

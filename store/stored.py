@@ -18,6 +18,7 @@ from typing import Any
 import attrs
 
 from getbit_events.errors import InputError, StoreError
+from getbit_events.events import Event
 from getbit_events.record import Violation
 from getbit_events.validate import GameReport
 from importers.wire import payload_json
@@ -222,12 +223,19 @@ def game_hash(report: GameReport) -> str:
     return digest(report, [payload_json(e) for e in report.events])
 
 
-def digest(report: GameReport, payloads: Sequence[str]) -> str:
+def digest(
+    report: GameReport, payloads: Sequence[str], events: Sequence[Event] | None = None
+) -> str:
+    """:func:`game_hash` with the payload texts made already; ``events``, the report's
+    events when at hand (the compiled build makes ``report.events`` again each time
+    it is read)."""
+    if events is None:
+        events = report.events
     lines = [
         f"{e.TYPE}\t{e.VERSION}\t{e.round}\t{p}\n"
-        for e, p in zip(report.events, payloads, strict=True)
+        for e, p in zip(events, payloads, strict=True)
     ]
-    if not report.events:  # no set-up: the tags are all there is
+    if not events:  # no set-up: the tags are all there is
         lines.extend(f"tag\t{tag.name}\t{tag.value}\n" for tag in report.record.tags)
     lines.extend(
         f"violation\t{v.code}\t{v.round}\t{v.message}\n" for v in kept_violations(report)

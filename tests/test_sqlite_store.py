@@ -318,7 +318,9 @@ def test_two_games_whose_hashes_start_alike_get_distinct_ids(
     from store import adding as module
 
     real = module.digest
-    monkeypatch.setattr(module, "digest", lambda r, p: "abcdef" * 2 + real(r, p)[12:])
+    monkeypatch.setattr(
+        module, "digest", lambda r, p, e=None: "abcdef" * 2 + real(r, p, e)[12:]
+    )
     first, second = _reports(_sim(2))
     a, b = store.add(first), store.add(second)
     assert a.game_id == "abcdefabcdef"

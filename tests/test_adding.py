@@ -1,0 +1,38 @@
+"""``store.adding.prepare``: what a game becomes in the store, made in a worker."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from getbit_events.simulate import simulate_game
+from getbit_events.validate import GameReport, validate_game
+from importers.gbn import read_gbn, write_gbn
+from store import adding
+from store.stored import game_hash
+
+
+class _Counting:
+    """A report that counts how often its events are asked for (the compiled
+    build makes them again each time: ``GameReport.events`` is not kept there)."""
+
+    def __init__(self, report: GameReport) -> None:
+        self._report = report
+        self.asked = 0
+
+    @property
+    def events(self) -> Any:
+        self.asked += 1
+        return self._report.events
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._report, name)
+
+
+def test_prepare_asks_for_a_games_events_once() -> None:
+    (record,) = read_gbn(write_gbn([simulate_game("shark", 4, seed=5, bot="sensible")]), "g.gbn")
+    report = validate_game(record)
+    counting = _Counting(report)
+    new = adding.prepare(counting)  # type: ignore[arg-type]
+    assert counting.asked == 1
+    assert new.digest == game_hash(report)
+    assert new.events == adding.prepare(report).events
