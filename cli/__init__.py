@@ -259,12 +259,15 @@ def _games(
 ) -> Iterator[_Record]:
     """The games of one file as it is read (memory bounded by one game); the encoding
     it was read in, when detected, is kept in ``notes`` (the caller says it). A file
-    of "Come on! Bite me!" (``.bmn``, or a Game tag naming it) is read as BMN."""
+    of "Come on! Bite me!" (``.bmn``, or a Game tag naming it; a log of its events) is
+    read as one."""
     from importers import iter_file
-    from importers.bmn import is_bmn, iter_bmn_file
+    from importers.bite_jsonl import is_bite_jsonl, iter_bite_file
+    from importers.bmn import is_bmn
 
-    if fmt in ("auto", "gbn") and is_bmn(path):
-        return iter_bmn_file(path)
+    bmn = fmt in ("auto", "gbn") and is_bmn(path)
+    if bmn or (fmt in ("auto", "jsonl") and is_bite_jsonl(path)):
+        return iter_bite_file(path)
     return iter_file(path, fmt, encoding=encoding, say=notes.append)
 
 
@@ -611,14 +614,14 @@ def simulate(
 def _simulate_bite(
     games: int, players: int, seed: int, strengths: Path | None, output: Path | None, fmt: str
 ) -> None:
-    """``simulate --rules bite-me``: games of "Come on! Bite me!" written as BMN."""
+    """``simulate --rules bite-me``: games of "Come on! Bite me!" written as BMN, or as
+    a JSON Lines log of their events (``--format jsonl``)."""
     from biteme.simulate import simulate_bites
+    from importers.bite_jsonl import write_bite_jsonl
     from importers.bmn import read_strengths_file
     from importers.bmn_write import game_bmn
 
     try:
-        if fmt != "gbn":
-            raise InputError("--rules bite-me writes BMN: --format jsonl is Get Bit!'s only")
         given = read_strengths_file(strengths) if strengths is not None else None
         played = simulate_bites(games, players, seed, given)
         if games:  # a bad --players is said before anything is written
@@ -633,6 +636,10 @@ def _simulate_bite(
         say_error(f"{output}: cannot write: {exc.strerror or exc}")
         raise typer.Exit(EXIT_UNREADABLE) from None
     try:
+        if fmt == "jsonl":
+            for line in write_bite_jsonl((f"sim-{seed}-{k}", g) for k, g in enumerate(played, 1)):
+                target.write(line)
+            return
         for k, game in enumerate(played):
             target.write(("\n" if k else "") + game_bmn(game))
     finally:

@@ -70,6 +70,11 @@ def detect(path: Path) -> str:
     for name, suffixes in FORMATS.items():
         if suffix in suffixes:
             return name
+    if suffix == ".bmn":
+        raise InputError(
+            f"{path}: a record of Come on! Bite me! (BMN): validate, replay and stats "
+            "read it; this command does not yet"
+        )
     what = f"unknown file type {suffix!r}" if suffix else "no file ending to tell its format by"
     raise InputError(
         f"{path}: {what}; name it .gbn, .jsonl or .csv, or say which with --format gbn|jsonl|csv"

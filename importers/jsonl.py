@@ -68,6 +68,13 @@ __all__ = [
 ]
 
 
+#: what a log of "Come on! Bite me!" read as Get Bit!'s is told (docs/biteme.md)
+_BITE_HINT = (
+    " (this is a log of Come on! Bite me!: validate, replay and stats read it; "
+    "import does not yet)"
+)
+
+
 def read_jsonl(text: str, source: str = "<text>") -> list[RecordedGame]:
     """Every game of a log given as text."""
     import io
@@ -168,7 +175,8 @@ class _Log:
             error = Violation(
                 "syntax",
                 f"game {short(game_id)} starts with {short(tag)}; a game's first event "
-                "is game-started",
+                "is game-started"
+                + (_BITE_HINT if isinstance(tag, str) and tag.startswith("bm-") else ""),
                 pos,
             )
         elif game_id != game.id:

@@ -6,16 +6,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Protocol, TypeVar
 
 from getbit_events.errors import InputError
-from getbit_events.record import RecordedGame
+from getbit_events.record import RecordedTag
 
 __all__ = ["pick_game"]
 
 
-def pick_game(
-    path: Path, games: Sequence[RecordedGame], number: int | None, game_id: str | None
-) -> RecordedGame:
+class _Tagged(Protocol):
+    """A recorded game of either game: it has tags."""
+
+    @property
+    def tags(self) -> tuple[RecordedTag, ...]: ...
+
+
+G = TypeVar("G", bound=_Tagged)
+
+
+def pick_game(path: Path, games: Sequence[G], number: int | None, game_id: str | None) -> G:
     """The game of ``games`` (read from ``path``) that ``--game``/``--id`` name (the
     first when neither does); an ``InputError`` saying what the file holds otherwise."""
     if number is not None and game_id is not None:

@@ -27,6 +27,8 @@ import cattrs
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 from cattrs.v import format_exception
 
+from biteme.events import EVENT_TYPES as BITE_TYPES
+from biteme.events import BiteEvent
 from getbit_events.errors import InputError
 from getbit_events.events import (
     EVENT_TYPES,
@@ -43,9 +45,12 @@ from getbit_events.events import (
 from getbit_events.limits import MAX_TEXT
 
 __all__ = [
+    "BITE_TYPES",
     "ENVELOPE",
     "MAX_TEXT",
     "UPCASTERS",
+    "bite_event_from_wire",
+    "bite_event_to_wire",
     "converter",
     "event_from_payload",
     "event_from_wire",
@@ -118,6 +123,12 @@ def _make_converter() -> cattrs.Converter:
             unstructure = make_dict_unstructure_fn(cls, conv, pos=override(omit_if_default=True))
         conv.register_unstructure_hook(cls, unstructure)
         conv.register_structure_hook(cls, make_dict_structure_fn(cls, conv))
+    for bite in BITE_TYPES.values():  # "Come on! Bite me!": ``turn`` where Get Bit! has ``round``
+        attrs.resolve_types(bite)
+        conv.register_unstructure_hook(
+            bite, make_dict_unstructure_fn(bite, conv, pos=override(omit_if_default=True))
+        )
+        conv.register_structure_hook(bite, make_dict_structure_fn(bite, conv))
     attrs.resolve_types(SourcePos)
     from_dict = make_dict_structure_fn(SourcePos, conv)
 
@@ -313,6 +324,8 @@ def event_from_payload(
     """
     cls = EVENT_TYPES.get(tag) if isinstance(tag, str) else None
     if cls is None:
+        if isinstance(tag, str) and tag in BITE_TYPES:
+            raise InputError(f"{tag} is an event of Come on! Bite me!, in a log of Get Bit!")
         known = ", ".join(EVENT_TYPES)
         raise InputError(f"unknown event type {tag!r}; known types: {known}")
     if not isinstance(version, int) or isinstance(version, bool) or version < 0:
@@ -347,6 +360,43 @@ def event_from_wire(data: Mapping[str, Any], pos: SourcePos | None = None) -> Ev
 
 
 _NOT_FIELDS = frozenset((*ENVELOPE, "round", "pos"))
+
+
+# -- "Come on! Bite me!" (docs/biteme.md): the same envelope, ``turn`` for ``round`` --
+
+
+def bite_event_to_wire(event: BiteEvent, game: str, seq: int) -> dict[str, Any]:
+    """The wire object of a "Come on! Bite me!" event: envelope first, then ``turn``,
+    the fields, ``pos``."""
+    data: dict[str, Any] = converter.unstructure(event)
+    return {"type": event.TYPE, "v": event.VERSION, "game": game, "seq": seq, **data}
+
+
+def bite_event_from_wire(data: Mapping[str, Any], pos: SourcePos | None = None) -> BiteEvent:
+    """The "Come on! Bite me!" event of a wire object, strictly checked as Get Bit!'s
+    are (``game`` and ``seq`` are not checked here; ``pos`` replaces any it carries)."""
+    tag = data.get("type")
+    cls = BITE_TYPES.get(tag) if isinstance(tag, str) else None
+    if cls is None:
+        if isinstance(tag, str) and tag in EVENT_TYPES:
+            raise InputError(f"{tag} is an event of Get Bit!, in a log of Come on! Bite me!")
+        raise InputError(f"unknown event type {tag!r}; known types: {', '.join(BITE_TYPES)}")
+    version = data.get("v", -1)
+    if version != cls.VERSION:  # no older version of these events exists
+        raise InputError(f"{tag}: version {version!r} is not known (this program reads "
+                         f"{cls.VERSION})")
+    if "turn" not in data:
+        raise InputError(f"{tag}: the event has no 'turn'")
+    fields = {k: v for k, v in data.items() if k not in _NOT_FIELDS}
+    if pos is not None:
+        fields["pos"] = pos
+    elif "pos" in data:
+        fields["pos"] = data["pos"]
+    try:
+        event: BiteEvent = converter.structure(fields, cls)
+    except (cattrs.BaseValidationError, ValueError, TypeError, KeyError) as exc:
+        raise InputError(f"{tag}: {_describe(exc)}") from None
+    return event
 
 
 # -- JSON Schema ---------------------------------------------------------------

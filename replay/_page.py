@@ -6,7 +6,7 @@ and ``textContent``; it never assigns ``innerHTML``.
 
 from __future__ import annotations
 
-__all__ = ["SCRIPT", "STYLE"]
+__all__ = ["NAV", "SCRIPT", "STYLE"]
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1rem 2rem; color: #1b2733;
@@ -34,6 +34,35 @@ svg#chart { background: #fff; border: 1px solid #cdd; border-radius: 6px; cursor
 #legend i { display: inline-block; width: 1.2rem; height: .35rem; margin-right: .3rem;
   vertical-align: middle; }
 #result { font-weight: 600; }
+"""
+
+#: The controls of a replay page of either game: the slider, the buttons and the keys
+#: step by event, and by turn or round to the ``end`` of each of ``data.rounds``
+#: (the page script defines ``render`` and ``pos``, and runs this before it draws).
+NAV = r"""
+function go(i) { pos = Math.max(0, Math.min(steps.length - 1, i)); render(); }
+const ends = data.rounds.map(r => r.end);
+function nextRound() { const e = ends.find(x => x > pos); go(e === undefined ? pos : e); }
+function prevRound() {
+  const e = ends.filter(x => x < pos); go(e.length ? e[e.length - 1] : 0);
+}
+
+const slider = document.getElementById("slider");
+slider.max = String(steps.length - 1);
+slider.addEventListener("input", () => go(Number(slider.value)));
+document.getElementById("first").addEventListener("click", () => go(0));
+document.getElementById("prev").addEventListener("click", () => go(pos - 1));
+document.getElementById("next").addEventListener("click", () => go(pos + 1));
+document.getElementById("last").addEventListener("click", () => go(steps.length - 1));
+document.getElementById("prev-round").addEventListener("click", prevRound);
+document.getElementById("next-round").addEventListener("click", nextRound);
+document.addEventListener("keydown", ev => {
+  const keys = {ArrowRight: () => go(pos + 1), ArrowLeft: () => go(pos - 1),
+    ArrowDown: nextRound, PageDown: nextRound, ArrowUp: prevRound, PageUp: prevRound,
+    Home: () => go(0), End: () => go(steps.length - 1)};
+  const act = keys[ev.key];
+  if (act && !ev.altKey && !ev.ctrlKey && !ev.metaKey) { ev.preventDefault(); act(); }
+});
 """
 
 SCRIPT = r"""
@@ -289,34 +318,11 @@ function render() {
     pos === steps.length - 1 ? "Result: " + data.result : "";
 }
 
-function go(i) { pos = Math.max(0, Math.min(steps.length - 1, i)); render(); }
-const ends = data.rounds.map(r => r.end);
-function nextRound() { const e = ends.find(x => x > pos); go(e === undefined ? pos : e); }
-function prevRound() {
-  const e = ends.filter(x => x < pos); go(e.length ? e[e.length - 1] : 0);
-}
-
 document.getElementById("title").textContent = "Get Bit! replay: " + data.title;
 let seen = "Seen: " + data.seen + " · " + data.variant + (data.memory ? ", memory" : "");
 if (data.violationCount) seen += ` · ${data.violationCount} violation(s) in this record`;
 if (data.from !== data.title) seen += " · " + data.from;
 document.getElementById("seen").textContent = seen;
-const slider = document.getElementById("slider");
-slider.max = String(steps.length - 1);
-slider.addEventListener("input", () => go(Number(slider.value)));
-document.getElementById("first").addEventListener("click", () => go(0));
-document.getElementById("prev").addEventListener("click", () => go(pos - 1));
-document.getElementById("next").addEventListener("click", () => go(pos + 1));
-document.getElementById("last").addEventListener("click", () => go(steps.length - 1));
-document.getElementById("prev-round").addEventListener("click", prevRound);
-document.getElementById("next-round").addEventListener("click", nextRound);
-document.addEventListener("keydown", ev => {
-  const keys = {ArrowRight: () => go(pos + 1), ArrowLeft: () => go(pos - 1),
-    ArrowDown: nextRound, PageDown: nextRound, ArrowUp: prevRound, PageUp: prevRound,
-    Home: () => go(0), End: () => go(steps.length - 1)};
-  const act = keys[ev.key];
-  if (act && !ev.altKey && !ev.ctrlKey && !ev.metaKey) { ev.preventDefault(); act(); }
-});
-drawChart();
+""" + NAV + r"""drawChart();
 render();
 """

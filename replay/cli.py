@@ -89,7 +89,8 @@ def replay_command(
     source: Annotated[
         str,
         typer.Argument(
-            metavar="SOURCE", help="a record file (GBN, JSONL, CSV) or the id of a stored game"
+            metavar="SOURCE",
+            help="a record file (GBN, JSONL, CSV; BMN) or the id of a stored game",
         ),
     ],
     game: Annotated[int | None, game_option()] = None,
@@ -98,13 +99,16 @@ def replay_command(
     ] = None,
     rnd: Annotated[
         int | None,
-        typer.Option("--round", metavar="R", help="print only this round (or start --step there)"),
+        typer.Option(
+            "--round", metavar="R",
+            help="print only this round (or start --step there); a turn of Come on! Bite me!",
+        ),
     ] = None,
     seat: Annotated[
         str | None,
         typer.Option(
             "--as", metavar="NAME",
-            help="as one swimmer, player or the Shark saw it ('table': public)",
+            help="as one swimmer, player or the Shark saw it ('table': public; B17)",
         ),
     ] = None,
     step: Annotated[bool, typer.Option("--step", help="step through it with the keyboard")] = False,
@@ -124,6 +128,8 @@ def replay_command(
     from store import default_path
 
     out, err = OUT, ERR
+    if _is_bite(source):
+        _replay_bite(Path(source), game, game_id, rnd, seat, step, html)
     try:
         found = find_game(
             source, game, game_id, db if db is not None else default_path(), encoding, say_warning
@@ -155,6 +161,64 @@ def replay_command(
         say_error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
     raise typer.Exit(EXIT_INVALID if found.violations else EXIT_OK)
+
+
+def _is_bite(source: str) -> bool:
+    """Whether SOURCE is a file of "Come on! Bite me!" (BMN or a log, docs/biteme.md)."""
+    from importers.bite_jsonl import is_bite
+
+    path = Path(source)
+    return path.is_file() and is_bite(path)
+
+
+def _replay_bite(
+    path: Path,
+    number: int | None,
+    game_id: str | None,
+    turn: int | None,
+    seat: str | None,
+    step: bool,
+    html: Path | None,
+) -> None:
+    """``getbit replay FILE.bmn`` (or a log of its events): a game of "Come on! Bite
+    me!", turn by turn (``--round`` is its turn, as in ``validate --json``); exits as
+    the command does."""
+    from biteme.validate import validate_bite
+    from importers.bite_jsonl import iter_bite_file
+    from importers.picking import pick_game
+    from replay.bite import TABLE, BiteCursor, render_bite
+    from replay.bite_html import write_bite_html
+    from replay.bite_step import run_bite
+
+    try:
+        record = pick_game(path, list(iter_bite_file(path)), number, game_id)
+        report = validate_bite(record)
+        title = f"{path.name} game {record.index}"
+        if not report.events:  # a syntax error or a broken set-up: nothing to fold
+            say_error(f"{title} cannot be replayed:")
+            for v in report.violations:
+                ERR.print(f"  {escape(str(v))}")
+            raise typer.Exit(EXIT_INVALID)
+        player = None if seat is None else TABLE if seat.casefold() == "table" else seat
+        cursor = BiteCursor(report.events, report.violations, report.warnings, title, player)
+        if turn is not None:
+            cursor.turn_events(turn)  # a clear error for a turn the game lacks
+        if html is not None:
+            start = cursor.turns[turn][-1] if turn is not None else 0
+            try:
+                html.write_text(write_bite_html(cursor, start), encoding="utf-8")
+            except OSError as exc:
+                raise InputError(f"{html}: cannot write: {exc.strerror}") from None
+            ERR.print(f"wrote {escape(str(html))} ({len(cursor.events)} steps, {cursor.label})")
+        if step:
+            run_bite(cursor, OUT, turn)
+        elif html is None:
+            for part in render_bite(cursor, turn):
+                OUT.print(part)
+    except GetbitError as exc:
+        say_error(str(exc))
+        raise typer.Exit(EXIT_UNREADABLE) from None
+    raise typer.Exit(EXIT_INVALID if report.violations else EXIT_OK)
 
 
 def register(app: typer.Typer) -> None:

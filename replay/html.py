@@ -17,7 +17,7 @@ from replay.account import limb_word, result_words
 from replay.cursor import Cursor
 from replay.view import EVERYTHING, View, Viewer
 
-__all__ = ["game_title", "page_data", "script_json", "write_html"]
+__all__ = ["game_title", "page", "page_data", "script_json", "write_html"]
 
 _JSON_ESCAPES = {
     "<": "\\u003c",
@@ -137,9 +137,34 @@ def page_data(cursor: Cursor, viewer: Viewer = EVERYTHING, start: int = 0) -> di
 def write_html(cursor: Cursor, viewer: Viewer = EVERYTHING, start: int = 0) -> str:
     """The page, as one string of HTML."""
     data = page_data(cursor, viewer, start)
-    title = html.escape(f"Get Bit! replay: {data['title']}")
-    return _PAGE.format(title=title, style=STYLE, data=script_json(data), script=SCRIPT)
+    return page(f"Get Bit! replay: {data['title']}", STYLE, _MAIN, data, SCRIPT)
 
+
+def page(title: str, style: str, main: str, data: Any, script: str, unit: str = "round") -> str:
+    """A self-contained replay page of either game: its title (escaped here), style,
+    ``<main>`` (markup of the game's own, no data in it), the data embedded as JSON
+    and the script that draws it; the controls step by event and by ``unit``."""
+    return _PAGE.format(
+        title=html.escape(title),
+        style=style,
+        main=main,
+        data=script_json(data),
+        script=script,
+        unit=unit,
+    )
+
+
+_MAIN = """<main>
+<p id="account" aria-live="polite"></p>
+<section><svg id="line" role="img" aria-label="the line, front to back"></svg></section>
+<section id="tables"></section>
+<section id="problems"><ul id="violations"></ul></section>
+<section><h2>This round</h2><ol id="log"></ol></section>
+<section><h2>Places round by round</h2><svg id="chart" role="img"
+aria-label="each swimmer's place in the line after every round"></svg>
+<p id="legend"></p></section>
+<p id="result"></p>
+</main>"""
 
 _PAGE = """<!DOCTYPE html>
 <html lang="en">
@@ -155,25 +180,15 @@ style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
 <header><h1 id="title"></h1><p id="seen"></p></header>
 <nav id="controls">
 <button id="first" title="first event (Home)">|◀</button>
-<button id="prev-round" title="previous round (↑)">◀◀</button>
+<button id="prev-round" title="previous {unit} (↑)">◀◀</button>
 <button id="prev" title="previous event (←)">◀</button>
 <input id="slider" type="range" min="0" value="0" aria-label="event">
 <button id="next" title="next event (→)">▶</button>
-<button id="next-round" title="next round (↓)">▶▶</button>
+<button id="next-round" title="next {unit} (↓)">▶▶</button>
 <button id="last" title="last event (End)">▶|</button>
 <span id="step" aria-live="polite"></span>
 </nav>
-<main>
-<p id="account" aria-live="polite"></p>
-<section><svg id="line" role="img" aria-label="the line, front to back"></svg></section>
-<section id="tables"></section>
-<section id="problems"><ul id="violations"></ul></section>
-<section><h2>This round</h2><ol id="log"></ol></section>
-<section><h2>Places round by round</h2><svg id="chart" role="img"
-aria-label="each swimmer's place in the line after every round"></svg>
-<p id="legend"></p></section>
-<p id="result"></p>
-</main>
+{main}
 <script type="application/json" id="replay-data">{data}</script>
 <script>{script}</script>
 </body>

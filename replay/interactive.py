@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from typing import Protocol
 
 from rich.console import Console, RenderableType
 
@@ -19,7 +20,7 @@ from replay.cursor import Cursor
 from replay.terminal import print_game, render_step
 from replay.view import EVERYTHING, Viewer
 
-__all__ = ["HELP", "KEYS", "Session", "read_keys", "run"]
+__all__ = ["HELP", "KEYS", "Keys", "Session", "Steps", "drive", "read_keys", "run"]
 
 HELP = "→/l ←/h event · ↓/j ↑/k round · g N ⏎ go to round N · Home/End first/last · v view · q quit"
 
@@ -50,24 +51,56 @@ KEYS: dict[str, str] = {
 }
 
 
-class Session:
-    """One interactive replay: what the keys change."""
+class Steps(Protocol):
+    """What the keys move: the cursor of either game (``replay.cursor.Cursor``,
+    ``replay.bite.BiteCursor``), by event and by round (or turn)."""
 
-    def __init__(self, cursor: Cursor, viewer: Viewer = EVERYTHING) -> None:
-        self.cursor = cursor
-        self.viewers = list(Viewer.seats(cursor.setup))
-        if viewer not in self.viewers:
-            self.viewers.insert(0, viewer)
-        self.viewer = viewer
+    @property
+    def bounds(self) -> Mapping[int, tuple[int, int]]: ...
+    @property
+    def last_round(self) -> int: ...
+    def forward(self, n: int = 1) -> object: ...
+    def back(self, n: int = 1) -> object: ...
+    def first(self) -> object: ...
+    def last(self) -> object: ...
+    def next_round(self) -> object: ...
+    def prev_round(self) -> object: ...
+    def goto_round(self, rnd: int) -> object: ...
+
+
+class Keys:
+    """What the keys do, whatever the game: a game's session says what ``v``
+    switches (``switch``) and what a step shows (``screen``)."""
+
+    #: what a game steps by besides events: Get Bit!'s rounds, Come on! Bite me!'s turns
+    UNIT = "round"
+
+    def __init__(self) -> None:
         self.typing: str | None = None  # the round number typed after ``g``
         self.message = ""
+
+    @property
+    def steps(self) -> Steps:
+        raise NotImplementedError
+
+    def switch(self, step: int) -> None:
+        """``v`` (``step`` 1) or ``V`` (-1): the next or previous way of seeing the game."""
+        raise NotImplementedError
+
+    def screen(self, help_line: str, fit: int | None) -> RenderableType:
+        """The current step, with ``help_line`` under it, long rounds cut to ``fit`` events."""
+        raise NotImplementedError
+
+    @property
+    def help(self) -> str:
+        return HELP if self.UNIT == "round" else HELP.replace("round", self.UNIT)
 
     def handle(self, key: str) -> bool:
         """Act on one key (a character or a name from ``KEYS``); False means quit."""
         self.message = ""
         if self.typing is not None:
             return self._typing(key)
-        c = self.cursor
+        c = self.steps
         if key in ("q", "Q", "quit"):
             return False
         if key in ("right", "l", " "):
@@ -83,10 +116,7 @@ class Session:
         elif key in ("end", "$"):
             c.last()
         elif key in ("v", "V"):
-            step = 1 if key == "v" else -1
-            k = self.viewers.index(self.viewer)
-            self.viewer = self.viewers[(k + step) % len(self.viewers)]
-            self.message = f"now seen {self.viewer.label}"
+            self.switch(1 if key == "v" else -1)
         elif key == "g":
             self.typing = ""
         else:
@@ -102,12 +132,12 @@ class Session:
         elif key == "enter":
             typed, self.typing = self.typing, None
             if typed:
-                rnd = int(typed)
-                if rnd in self.cursor.bounds:
-                    self.cursor.goto_round(rnd)
+                rnd, unit = int(typed), self.UNIT
+                if rnd in self.steps.bounds and rnd > 0:
+                    self.steps.goto_round(rnd)
                 else:
                     self.message = (
-                        f"there is no round {rnd}: rounds run from 1 to {self.cursor.last_round}"
+                        f"there is no {unit} {rnd}: {unit}s run from 1 to {self.steps.last_round}"
                     )
         elif key in ("escape", "quit", "q"):
             self.typing = None
@@ -115,12 +145,37 @@ class Session:
 
     def render(self, height: int | None = None) -> RenderableType:
         """The screen; with ``height`` (the terminal's lines) long rounds are cut to fit."""
-        help_line = HELP
+        help_line = self.help
         if self.typing is not None:
-            help_line = f"go to round: {self.typing}▏ (⏎ to go, Esc to cancel)"
+            help_line = f"go to {self.UNIT}: {self.typing}▏ (⏎ to go, Esc to cancel)"
         elif self.message:
-            help_line = f"{self.message}\n{HELP}"
+            help_line = f"{self.message}\n{self.help}"
         fit = None if height is None else max(3, height - 16)
+        return self.screen(help_line, fit)
+
+
+class Session(Keys):
+    """One interactive replay of Get Bit!: what the keys change (the cursor, the
+    viewer, a round number being typed)."""
+
+    def __init__(self, cursor: Cursor, viewer: Viewer = EVERYTHING) -> None:
+        super().__init__()
+        self.cursor = cursor
+        self.viewers = list(Viewer.seats(cursor.setup))
+        if viewer not in self.viewers:
+            self.viewers.insert(0, viewer)
+        self.viewer = viewer
+
+    @property
+    def steps(self) -> Steps:
+        return self.cursor
+
+    def switch(self, step: int) -> None:
+        k = self.viewers.index(self.viewer)
+        self.viewer = self.viewers[(k + step) % len(self.viewers)]
+        self.message = f"now seen {self.viewer.label}"
+
+    def screen(self, help_line: str, fit: int | None) -> RenderableType:
         return render_step(self.cursor, self.viewer, help_line, fit)
 
 
@@ -169,7 +224,11 @@ def run(
         return
     if rnd is not None:
         cursor.goto_round(rnd)
-    session = Session(cursor, viewer)
+    drive(Session(cursor, viewer), console)
+
+
+def drive(session: Keys, console: Console) -> None:
+    """The keyboard and the screen of a real terminal, wired to ``session``."""
     fd = sys.stdin.fileno()
 
     def draw() -> None:

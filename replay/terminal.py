@@ -39,6 +39,7 @@ from replay.view import EVERYTHING, View, Viewer
 
 __all__ = [
     "LEGEND",
+    "plain_text",
     "print_game",
     "render_game",
     "render_line",
@@ -253,6 +254,12 @@ def replay_text(
     cursor: Cursor, viewer: Viewer = EVERYTHING, rnd: int | None = None, width: int = 100
 ) -> str:
     """The printout as plain text (no colour): what the golden files hold."""
+    return plain_text(render_game(cursor, viewer, rnd), width)
+
+
+def plain_text(parts: Iterable[RenderableType], width: int = 100) -> str:
+    """Renderables as plain text (no colour, no markup read): a golden file's text,
+    for either game's printout."""
     buffer = io.StringIO()
     console = Console(
         file=buffer,
@@ -264,7 +271,8 @@ def replay_text(
         markup=False,
         soft_wrap=True,
     )
-    print_game(cursor, console, viewer, rnd)
+    for part in parts:
+        console.print(part)
     return buffer.getvalue()
 
 

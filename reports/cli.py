@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 from rich.markup import escape
@@ -188,11 +188,25 @@ def stats_command(
     encoding: Annotated[
         str | None, encoding_option("FILES' text encoding (default: UTF-8, else detected and said)")
     ] = None,
+    rules: Annotated[
+        Literal["get-bit", "bite-me"] | None,
+        typer.Option(
+            case_sensitive=False,
+            help="which game: get-bit or bite-me (default: bite-me when every file is BMN)",
+        ),
+    ] = None,
 ) -> None:
     """Statistics per player over stored games (or FILES): results, bites, cards, the Shark."""
     from reports.selection import Aliases, Filters
 
+    given = {
+        "--player": player, "--alias": alias, "--variant": variant, "--swimmers": swimmers,
+        "--since": since, "--until": until, "--tag": tag, "--csv": csv_path,
+        "--html": html_path, "--id": game_id, "--encoding": encoding,
+    }
     try:
+        if _which_game(paths or [], rules) == "bite-me":
+            _bite_stats(paths or [], as_json, [k for k, v in given.items() if v])
         _stats_options(as_json, csv_path, html_path, game_id, old_game)
         if encoding is not None and not paths:
             raise InputError("--encoding goes with FILES (a store keeps text, not bytes)")
@@ -217,6 +231,68 @@ def stats_command(
         say_error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
     raise typer.Exit(EXIT_UNREADABLE if loaded.problems else EXIT_OK)
+
+
+def _which_game(paths: Sequence[Path], rules: str | None) -> str:
+    """Which game ``stats`` counts: ``--rules``, else bite-me when FILES are given and
+    every record file of them is BMN (docs/biteme.md), else get-bit."""
+    if rules is not None:
+        return rules
+    if not paths:
+        return "get-bit"
+    from importers import FOLDER_SUFFIXES, find_files
+    from importers.bite_jsonl import is_bite
+    from importers.bmn import SUFFIX
+
+    files = list(find_files(paths, (*FOLDER_SUFFIXES, SUFFIX), missing_ok=True))
+    bite = [f for f in files if f.is_file() and is_bite(f)]
+    if bite and len(bite) < len(files):
+        other = next(f for f in files if f not in bite)
+        raise InputError(
+            f"{bite[0]} is a record of Come on! Bite me!, {other} is not: "
+            "count one game at a time (--rules get-bit or --rules bite-me)"
+        )
+    return "bite-me" if bite else "get-bit"
+
+
+def _bite_stats(paths: Sequence[Path], as_json: bool, others: list[str]) -> None:
+    """``getbit stats --rules bite-me FILES``: the games of Come on! Bite me! in FILES
+    (BMN records and logs of its events),
+    checked and counted (``reports.bite_stats``); exits as ``stats`` does."""
+    from biteme.validate import validate_bite
+    from importers import FOLDER_SUFFIXES, find_files
+    from importers.bite_jsonl import is_bite, iter_bite_file
+    from importers.bmn import SUFFIX
+    from reports.bite_stats import BiteGame, bite_report, bite_report_json, bite_table
+
+    if others:
+        raise InputError(
+            f"{', '.join(others)}: not there yet for Come on! Bite me! (it takes FILES, --json)"
+        )
+    if not paths:
+        raise InputError("the store keeps Get Bit!'s games only, for now: give FILES (.bmn)")
+    games: list[BiteGame] = []
+    problems = 0
+    for path in find_files(paths, (*FOLDER_SUFFIXES, SUFFIX), missing_ok=True):
+        if not path.is_file():
+            say_error(f"{path}: no such file")
+            problems += 1
+            continue
+        if not is_bite(path):
+            continue  # --rules bite-me: a record of the other game is not counted
+        try:
+            for record in iter_bite_file(path):
+                checked = validate_bite(record)
+                games.append(BiteGame(checked.events, checked.valid))
+        except InputError as exc:  # one unreadable file does not stop the others
+            say_error(str(exc))
+            problems += 1
+    report = bite_report(games)
+    if as_json:
+        write_json(bite_report_json(report), indent=2)
+    else:
+        OUT.print(bite_table(report))
+    raise typer.Exit(EXIT_UNREADABLE if problems else EXIT_OK)
 
 
 def _stats_options(

@@ -17,8 +17,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
+from biteme.validate import validate_bite  # noqa: E402
 from getbit_events.validate import validate_game  # noqa: E402
 from importers import read_file  # noqa: E402
+from importers.bmn import iter_bmn_file  # noqa: E402
+from replay.bite import TABLE, BiteCursor, bite_text  # noqa: E402
 from replay.cursor import Cursor  # noqa: E402
 from replay.terminal import replay_text  # noqa: E402
 from replay.view import EVERYTHING, Viewer  # noqa: E402
@@ -34,6 +37,15 @@ CASES: tuple[tuple[str, int, str | None], ...] = (
     ("fixtures/games/sim-shark-5.gbn", 1, "Jaws"),
     ("fixtures/games/sim-shark-memory.gbn", 1, "Dee"),
     ("fixtures/golden/replay/inputs/invalid.gbn", 1, None),
+)
+
+#: the same for "Come on! Bite me!" (BMN records; "table": what every player saw)
+BITE_CASES: tuple[tuple[str, int, str | None], ...] = (
+    ("fixtures/biteme/worked.bmn", 1, None),
+    ("fixtures/biteme/worked.bmn", 1, "Bob"),
+    ("fixtures/biteme/sim-3.bmn", 2, None),
+    ("fixtures/biteme/sim-6.bmn", 1, "table"),
+    ("fixtures/biteme-invalid/mistakes.bmn", 1, None),
 )
 
 
@@ -56,11 +68,29 @@ def printout(case: tuple[str, int, str | None]) -> str:
     return replay_text(cursor, viewer)
 
 
+def load_bite(relative: str, number: int = 1, seat: str | None = None) -> BiteCursor:
+    """A cursor over game ``number`` of a BMN file as ``seat`` saw it ("table": every
+    player), with what the validator found."""
+    record = list(iter_bmn_file(ROOT / relative, source=relative))[number - 1]
+    report = validate_bite(record)
+    player = TABLE if seat == "table" else seat
+    title = f"{relative} game {number}"
+    return BiteCursor(report.events, report.violations, report.warnings, title, player)
+
+
+def bite_printout(case: tuple[str, int, str | None]) -> str:
+    return bite_text(load_bite(*case))
+
+
 def main() -> None:
     GOLDEN.mkdir(parents=True, exist_ok=True)
     for case in CASES:
         path = golden_path(case)
         path.write_text(printout(case), encoding="utf-8")
+        print(f"wrote {path.relative_to(ROOT)}")
+    for case in BITE_CASES:
+        path = golden_path(case)
+        path.write_text(bite_printout(case), encoding="utf-8")
         print(f"wrote {path.relative_to(ROOT)}")
 
 

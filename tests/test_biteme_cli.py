@@ -151,7 +151,6 @@ def test_simulate_writes_games_that_validate(tmp_path: Path) -> None:
     ("args", "says"),
     [
         (("--players", "2"), "getbit simulate: 2 players: the game is for 3 to 10 players (B1)"),
-        (("--format", "jsonl"), "getbit simulate: --rules bite-me writes BMN"),
     ],
 )
 def test_simulate_refuses_what_it_cannot_do(args: tuple[str, ...], says: str) -> None:

@@ -1,0 +1,160 @@
+"""``getbit stats`` on games of "Come on! Bite me!" (``reports.bite_stats``): the
+hand-made fixtures of ``fixtures/biteme-stats`` with their numbers counted by hand,
+the games left out said, ``--json``'s stable fields, the table, bad input.
+
+``shared.bmn``, battle by battle (attackers / defender: who won):
+ 1 Uma+Wes / Vic: att   3 Wes / Vic: def    4 Uma+Wes / Vic: att  5 Vic / Uma: att
+ 7 Uma / Wes: def       8 Vic+Wes / Uma: att 9 Wes+Uma / Vic: att 10 Uma / Vic: att
+11 Vic / Uma: att      13 Uma / Vic: def   17 Vic / Wes: att     20 Vic / Wes: att
+21 Wes / Uma: att      22 Uma / Wes: def   23 Vic / Wes: att     25 Uma+Wes / Vic: def
+so Uma attacks 4-4 (won-lost) and defends 0-4, Vic 6-0 and 3-4, Wes 5-2 and 2-3.
+Trophies: Uma Monkey (1); Vic Fox Panda Hyena Rabbit Lion Mosquito Tiger Meerkat Lion,
+less the Hyena Wes picks in turn 20 (8); Wes Monkey Panda Meerkat Hyena Leopard
+Hyena Tiger Fox (8). Discards: Uma Mosquito Snake, Vic Leopard, Wes Rabbit Snake.
+Scores (B16): Uma 2-2 = 0, Vic 31-1 = 30, Wes 32-2 = 30: Vic and Wes share the win.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from biteme.validate import validate_bite
+from cli import app
+from importers.bmn import iter_bmn_file
+from reports.bite_stats import BiteGame, bite_report, bite_report_json
+
+ROOT = Path(__file__).resolve().parent.parent
+STATS = ROOT / "fixtures" / "biteme-stats"
+SHARED = STATS / "shared.bmn"
+runner = CliRunner()
+
+UMA = {
+    "name": "Uma", "games": 1, "wins": 0, "average_score": 0.0, "trophies": 1,
+    "discards": 2, "attacks_won": 4, "attacks_lost": 4, "defences_won": 0, "defences_lost": 4,
+}
+VIC = {
+    "name": "Vic", "games": 1, "wins": 1, "average_score": 30.0, "trophies": 8,
+    "discards": 1, "attacks_won": 6, "attacks_lost": 0, "defences_won": 3, "defences_lost": 4,
+}
+WES = {
+    "name": "Wes", "games": 1, "wins": 1, "average_score": 30.0, "trophies": 8,
+    "discards": 2, "attacks_won": 5, "attacks_lost": 2, "defences_won": 2, "defences_lost": 3,
+}
+
+
+def _stats(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, ["stats", *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _games(path: Path) -> list[BiteGame]:
+    out = []
+    for record in iter_bmn_file(path):
+        report = validate_bite(record)
+        out.append(BiteGame(report.events, report.valid))
+    return out
+
+
+def test_a_finished_game_counted_by_hand() -> None:
+    report = bite_report(_games(SHARED))
+    assert bite_report_json(report) == {
+        "game": "bite-me",
+        "games_included": 1,
+        "games_excluded": {"invalid": 0, "unfinished": 0},
+        "players": [VIC, WES, UMA],  # most wins first, then by name; a shared win counts twice
+    }
+
+
+def test_invalid_and_unfinished_games_are_left_out_and_said() -> None:
+    code, out, err = _stats("--json", str(STATS))
+    assert code == 0, err
+    data: dict[str, Any] = json.loads(out)
+    assert data["games_included"] == 1
+    assert data["games_excluded"] == {"invalid": 1, "unfinished": 1}
+    assert data["players"] == [VIC, WES, UMA]
+
+
+def test_totals_add_up_over_games_and_the_average_is_per_game() -> None:
+    report = bite_report(_games(SHARED) * 2 + _games(STATS / "left-out.bmn"), unreadable=1)
+    vic = bite_report_json(report)["players"][0]
+    assert vic["games"] == 2
+    assert vic["wins"] == 2
+    assert vic["average_score"] == 30.0
+    assert (vic["attacks_won"], vic["defences_lost"], vic["trophies"]) == (12, 8, 16)
+    assert report.games_excluded == {"invalid": 2, "unfinished": 1}
+
+
+def test_an_unstated_strength_leaves_the_average_unknown() -> None:
+    from importers.bmn import read_bmn
+
+    text = SHARED.read_text(encoding="utf-8")
+    text = text.replace("Lion=7, ", "").replace('[Scores "Uma=0, Vic=30, Wes=30"]\n', "")
+    text = text.replace('[Winner "Vic, Wes"]\n', "")
+    (record,) = read_bmn(text, "nolion.bmn")
+    checked = validate_bite(record)
+    assert checked.valid
+    players = bite_report_json(bite_report([BiteGame(checked.events, True)]))["players"]
+    by_name = {p["name"]: p for p in players}
+    # two Lions among Vic's trophies: the game's scores are unknown (B3), as validate says
+    assert [p["average_score"] for p in players] == [None, None, None]
+    assert by_name["Uma"]["trophies"] == 1
+    assert by_name["Vic"]["wins"] == 0  # the winners are not known without the Lion
+
+
+def test_the_table_for_people() -> None:
+    code, out, _ = _stats(str(STATS))
+    assert code == 0
+    assert "Come on! Bite me!" in out
+    assert "1 game covered; left out: 1 invalid, 1 unfinished" in out
+    rows = [line for line in out.splitlines() if line.startswith("│ ")]
+    assert [r.split("│")[1].strip() for r in rows] == ["Vic", "Wes", "Uma"]
+    assert [c.strip() for c in rows[0].split("│")[2:-1]] == [
+        "1", "1", "30.00", "8", "1", "6-0", "3-4"
+    ]
+
+
+def test_a_name_with_markup_is_shown_as_written(tmp_path: Path) -> None:
+    path = tmp_path / "odd.bmn"
+    path.write_text(SHARED.read_text(encoding="utf-8").replace("Uma", "</b>"), encoding="utf-8")
+    code, out, _ = _stats(str(path))
+    assert code == 0
+    assert "│ </b> " in out
+
+
+def test_rules_picks_the_game_of_mixed_files() -> None:
+    friday = str(ROOT / "fixtures" / "games" / "friday-club.gbn")
+    code, _, err = _stats(str(SHARED), friday)
+    assert code == 2
+    assert "is a record of Come on! Bite me!" in err
+    assert "--rules get-bit or --rules bite-me" in err
+    code, out, _ = _stats("--rules", "bite-me", "--json", str(SHARED), friday)
+    assert code == 0
+    assert json.loads(out)["games_included"] == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("--player", "Vic", str(SHARED)), "--player: not there yet for Come on! Bite me!"),
+        (("--csv", "-", str(SHARED)), "--csv: not there yet for Come on! Bite me!"),
+        (("--rules", "bite-me"), "the store keeps Get Bit!'s games only, for now"),
+    ],
+)
+def test_what_is_not_there_yet_is_said_in_one_line(args: tuple[str, ...], said: str) -> None:
+    code, out, err = _stats(*args)
+    assert code == 2
+    assert said in err
+    assert "Traceback" not in out + err
+
+
+def test_a_missing_file_is_said_and_the_others_counted() -> None:
+    code, out, err = _stats("--json", "--rules", "bite-me", str(SHARED), str(STATS / "nosuch.bmn"))
+    assert code == 2
+    assert "nosuch.bmn: no such file" in err
+    assert json.loads(out)["games_included"] == 1
