@@ -65,6 +65,17 @@ document.addEventListener("keydown", ev => {
 });
 """
 
+# the page scripts' two DOM helpers (shared with ``replay.bite_html``): an element
+# holding text, never markup, and emptying a node
+DOM = r"""function html(tag, text, cls) {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = String(text);
+  if (cls) node.className = cls;
+  return node;
+}
+function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+"""
+
 SCRIPT = r"""
 "use strict";
 const data = JSON.parse(document.getElementById("replay-data").textContent);
@@ -87,14 +98,7 @@ function svg(tag, attrs, text) {
   if (text !== undefined) node.textContent = String(text);
   return node;
 }
-function html(tag, text, cls) {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = String(text);
-  if (cls) node.className = cls;
-  return node;
-}
-function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
-function colour(k) { return COLOURS[k % COLOURS.length]; }
+""" + DOM + r"""function colour(k) { return COLOURS[k % COLOURS.length]; }
 
 const SLOT = 110, TOP = 26, PER_ROW = 5;
 function drawSwimmer(g, x, sw, name, k) {

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from replay._page import NAV, STYLE
+from replay._page import DOM, NAV, STYLE
 from replay.bite import BiteCursor, result_words, scores_of
 from replay.html import game_title, page
 
@@ -88,14 +88,7 @@ _SCRIPT = r"""
 const data = JSON.parse(document.getElementById("replay-data").textContent);
 const steps = data.steps;
 let pos = data.start;
-function html(tag, text, cls) {
-  const node = document.createElement(tag);
-  if (text !== undefined) node.textContent = String(text);
-  if (cls) node.className = cls;
-  return node;
-}
-function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
-function shown(card) { return card === null ? "—" : card; }
+""" + DOM + r"""function shown(card) { return card === null ? "—" : card; }
 
 function render() {
   const step = steps[pos];
