@@ -304,8 +304,11 @@ def validate(
         format_option("by file ending (auto; folders give .gbn, .jsonl and .bmn), or this one"),
     ] = "auto",
     encoding: Annotated[str | None, encoding_option()] = None,
-    jobs: Annotated[int | None, jobs_option("worker processes checking the games "
-                                            "(default: the number of cores)")] = None,
+    jobs: Annotated[
+        int | None,
+        jobs_option("worker processes checking the games "
+                    "(default: the number of cores; 1 for under 64 KiB of records)"),
+    ] = None,
     strengths: Annotated[
         Path | None,
         typer.Option(
@@ -337,10 +340,6 @@ def validate(
             say_error(str(exc))
             raise typer.Exit(EXIT_UNREADABLE) from None
     counts = {"games": 0, "valid": 0, "invalid": 0, "unfinished": 0, "unchecked": 0}
-    if jobs is None:
-        from importers.workers import default_jobs  # multiprocessing: not for `getbit -h`
-
-        jobs = default_jobs()
     code = _check_paths(paths, fmt, encoding, as_json, counts, jobs, given)
     if not as_json:
         unchecked = f", {counts['unchecked']} not checked (a bug)" if counts["unchecked"] else ""
@@ -358,13 +357,14 @@ def _check_paths(
     encoding: str | None,
     as_json: bool,
     counts: dict[str, int],
-    jobs: int,
+    jobs: int | None,
     strengths: dict[str, int] | None = None,
 ) -> int:
     """Check and show every game of ``paths``, with a bar on a terminal; the exit code.
     A path given that holds no games is a warning, and exit 2 (nothing was checked).
 
-    With ``jobs`` > 1 the games are checked in worker processes
+    With ``jobs`` > 1 (by default, the cores, for an input big enough to share) the
+    games are checked in worker processes
     (``importers.workers``), each game's output made there as it would be here; this
     process says it and feeds the bar in input order, so the output is the same
     whatever ``jobs``."""
@@ -379,6 +379,10 @@ def _check_paths(
     sizes = file_sizes(f for _, f in files)
     said = dict.fromkeys(paths, 0)  # games, or problems already said, per path given
     items = _items(files, fmt, encoding)
+    if jobs is None:
+        from importers.workers import default_jobs  # multiprocessing: not for `getbit -h`
+
+        jobs = default_jobs(sum(sizes.values()))
     if jobs > 1:
         from importers.workers import in_order
 

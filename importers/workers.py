@@ -19,16 +19,22 @@ import queue
 from collections.abc import Callable, Generator, Iterable
 from typing import Any, TypeVar
 
-__all__ = ["AHEAD", "CHUNK", "bug", "default_jobs", "in_order"]
+__all__ = ["AHEAD", "CHUNK", "SMALL_INPUT", "bug", "default_jobs", "in_order"]
 
 #: Items (games, or files that cannot be read) a worker sends back at once.
 CHUNK = 64
 #: Chunks a worker may have made that the writer has not taken yet.
 AHEAD = 2
+#: Input smaller than this (bytes: some 40 games of GBN) is read and checked in the one
+#: process when no ``--jobs`` is given: workers would cost more to start than they save.
+SMALL_INPUT = 64 * 1024
 
 
-def default_jobs() -> int:
-    """The number of cores this process may use."""
+def default_jobs(input_bytes: int | None = None) -> int:
+    """The number of cores this process may use, or 1 for an input of fewer than
+    ``SMALL_INPUT`` bytes."""
+    if input_bytes is not None and input_bytes < SMALL_INPUT:
+        return 1
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # pragma: no cover - not Linux

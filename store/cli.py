@@ -166,7 +166,7 @@ def import_command(
                 report_game,
                 encoding=encoding,
                 say=say_warning,
-                jobs=jobs or default_jobs(),
+                jobs=jobs or default_jobs(sum(sizes.values())),
             )
         except GetbitError as exc:
             raise _fail(exc) from None

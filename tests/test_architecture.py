@@ -9,6 +9,10 @@ from pathlib import Path
 
 import pytest
 
+#: what these test is plain Python in both builds (none of setup.py's COMPILED is their
+#: subject): the compiled build's pass of .ci/run leaves them to the plain pass
+pytestmark = pytest.mark.layers
+
 ROOT = Path(__file__).resolve().parent.parent
 # Who may import whom (besides itself): the picture in docs/architecture.md, arrow by arrow.
 ALLOWED = {

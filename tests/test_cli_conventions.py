@@ -19,6 +19,10 @@ from console.options import BOT_CHOICES, VARIANT_CHOICES, Bot, Variant
 from getbit_events.rules import VARIANTS
 from getbit_events.simulate import BOTS
 
+#: what these test is plain Python in both builds (none of setup.py's COMPILED is their
+#: subject): the compiled build's pass of .ci/run leaves them to the plain pass
+pytestmark = pytest.mark.layers
+
 ROOT = Path(__file__).resolve().parent.parent
 FRIDAY = ROOT / "fixtures" / "games" / "friday-club.gbn"
 GROUP = get_command(app)

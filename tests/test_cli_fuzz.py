@@ -21,6 +21,10 @@ from typer.testing import CliRunner
 from cli import app, commands
 from store import GameStore
 
+#: what these test is plain Python in both builds (none of setup.py's COMPILED is their
+#: subject): the compiled build's pass of .ci/run leaves them to the plain pass
+pytestmark = pytest.mark.layers
+
 ROOT = Path(__file__).resolve().parent.parent
 FRIDAY = ROOT / "fixtures" / "games" / "friday-club.gbn"
 EXAMPLES = int(os.environ.get("GETBIT_FUZZ_EXAMPLES", "30"))

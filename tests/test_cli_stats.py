@@ -22,6 +22,10 @@ from importers.gbn import read_gbn_file
 from reports.render import safe_cell
 from store import GameStore
 
+#: what these test is plain Python in both builds (none of setup.py's COMPILED is their
+#: subject): the compiled build's pass of .ci/run leaves them to the plain pass
+pytestmark = pytest.mark.layers
+
 ROOT = Path(__file__).resolve().parent.parent
 STATS = ROOT / "fixtures" / "stats"
 

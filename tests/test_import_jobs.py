@@ -24,6 +24,10 @@ from importers.gbn import write_gbn
 from importers.jsonl import write_jsonl
 from store import GameStore, adding, check_store, jobs
 
+#: what these test is plain Python in both builds (none of setup.py's COMPILED is their
+#: subject): the compiled build's pass of .ci/run leaves them to the plain pass
+pytestmark = pytest.mark.layers
+
 ROOT = Path(__file__).resolve().parent.parent
 
 BROKEN = """[Line "Ann, Bob, Cid, Dee"]
@@ -94,7 +98,7 @@ def test_one_job_or_several_store_the_same(
     assert json.loads(said[1][3]["stats"])  # type: ignore[arg-type]
 
 
-def test_the_jobs_default_to_the_cores(
+def test_the_jobs_default_to_the_cores_for_an_input_worth_sharing(
     records: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     asked: list[int] = []
@@ -105,8 +109,15 @@ def test_the_jobs_default_to_the_cores(
         return real(items, valid_only, n)  # type: ignore[arg-type]
 
     monkeypatch.setattr("store.importing.checked_games", spy)
+    # under SMALL_INPUT bytes: checked where they are read, no worker started
+    small = tmp_path / "small.gbn"
+    small.write_text(write_gbn(simulate_games(5, "standard", 5, 3, "random")), "utf-8")
+    assert small.stat().st_size < workers.SMALL_INPUT <= sum(
+        f.stat().st_size for f in records.iterdir()
+    )
+    _run("import", "--db", str(tmp_path / "g.db"), str(small))
     _run("import", "--db", str(tmp_path / "g.db"), str(records))
-    assert asked == [jobs.default_jobs()]
+    assert asked == [1, workers.default_jobs()]
     code, _, err = _run("import", "--db", str(tmp_path / "g.db"), "--jobs", "0", str(records))
     assert code == 2
     assert "--jobs" in err
@@ -208,3 +219,24 @@ def test_validate_writes_names_as_given_whatever_the_jobs(tmp_path: Path) -> Non
     said = [_run("validate", "--jobs", str(n), "--json", str(record)) for n in (1, 2)]
     assert "Zoë" in said[0][1]
     assert said[1] == said[0]
+
+
+def test_validate_starts_workers_only_for_an_input_worth_sharing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started: list[int] = []
+    real = workers.in_order
+
+    def spy(items: object, work: object, n: int, chunk: int | None = None) -> object:
+        started.append(n)
+        return real(items, work, n, chunk)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(workers, "in_order", spy)
+    small = tmp_path / "small.gbn"
+    small.write_text(write_gbn(simulate_games(5, "standard", 5, 3, "random")), "utf-8")
+    big = tmp_path / "big.gbn"
+    big.write_text(write_gbn(simulate_games(80, "standard", 5, 3, "random")), "utf-8")
+    assert _run("validate", str(small))[0] == 0
+    assert started == []
+    assert _run("validate", str(big))[0] == 0
+    assert started == ([workers.default_jobs()] if workers.default_jobs() > 1 else [])

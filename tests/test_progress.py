@@ -18,6 +18,10 @@ from console.progress import Bar, file_sizes
 from getbit_events.simulate import simulate_games
 from importers.gbn import write_gbn
 
+#: what these test is plain Python in both builds (none of setup.py's COMPILED is their
+#: subject): the compiled build's pass of .ci/run leaves them to the plain pass
+pytestmark = pytest.mark.layers
+
 
 def _getbit(*args: str, terminal: bool) -> subprocess.CompletedProcess[str]:
     """``getbit``, its stderr a terminal (rich's TTY_COMPATIBLE) or a pipe."""

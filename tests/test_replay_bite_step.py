@@ -15,6 +15,10 @@ from test_replay_interactive import Tmux, _getbit
 
 from replay.bite_step import BiteSession
 
+#: what these test is plain Python in both builds (none of setup.py's COMPILED is their
+#: subject): the compiled build's pass of .ci/run leaves them to the plain pass
+pytestmark = pytest.mark.layers
+
 WORKED = "fixtures/biteme/worked.bmn"
 
 

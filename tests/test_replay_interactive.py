@@ -17,6 +17,10 @@ from regen_golden import ROOT, load
 from replay.interactive import Session, _split
 from replay.view import EVERYTHING, TABLE
 
+#: what these test is plain Python in both builds (none of setup.py's COMPILED is their
+#: subject): the compiled build's pass of .ci/run leaves them to the plain pass
+pytestmark = pytest.mark.layers
+
 FRIDAY = "fixtures/games/friday-club.gbn"
 
 

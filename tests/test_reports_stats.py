@@ -26,6 +26,10 @@ from reports.selection import Aliases, Filters
 from reports.sources import rows_from_reports
 from reports.stats import StatsReport, build_report
 
+#: what these test is plain Python in both builds (none of setup.py's COMPILED is their
+#: subject): the compiled build's pass of .ci/run leaves them to the plain pass
+pytestmark = pytest.mark.layers
+
 STATS = Path(__file__).resolve().parent.parent / "fixtures" / "stats"
 
 

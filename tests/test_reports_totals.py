@@ -24,6 +24,10 @@ from reports.stats import report_from_tuples
 from reports.totals import quick, store_report
 from store import GameStore
 
+#: what these test is plain Python in both builds (none of setup.py's COMPILED is their
+#: subject): the compiled build's pass of .ci/run leaves them to the plain pass
+pytestmark = pytest.mark.layers
+
 
 def _store(path: Path, games: list[list[Event]]) -> Path:
     with GameStore(path) as store:

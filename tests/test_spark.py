@@ -18,6 +18,10 @@ from typing import Any
 import pytest
 from parquet_case import VIEWS, Result, build_store, check_sql, export, stats
 
+#: what these test is plain Python in both builds (none of setup.py's COMPILED is their
+#: subject): the compiled build's pass of .ci/run leaves them to the plain pass
+pytestmark = pytest.mark.layers
+
 
 def _pyspark() -> Any:
     try:

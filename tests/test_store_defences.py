@@ -24,6 +24,10 @@ from importers.gbn import read_gbn, write_gbn
 from store import MIGRATIONS, GameStore, check_store, eventlog, game_hash, readmodel
 from store.importing import import_paths
 
+#: what these test is plain Python in both builds (none of setup.py's COMPILED is their
+#: subject): the compiled build's pass of .ci/run leaves them to the plain pass
+pytestmark = pytest.mark.layers
+
 INVALID = """[Line "Ann, Bob, Cid, Dee"]
 1. Ann 1, Bob 2, Cid 3, Dee 4
 2. Ann 2, Bob 3, Cid 4, Dee 5 ; bit Dee
