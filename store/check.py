@@ -21,6 +21,7 @@ from store import eventlog, readmodel
 from store.rows import seq_gaps, why
 from store.schema import (
     CHAIN_COLUMNS,
+    GAME,
     GAME_COLUMNS,
     GUARDS,
     HISTORY_COLUMNS,
@@ -32,8 +33,10 @@ from store.schema import (
 from store.store import GameStore
 from store.stored import (
     GENESIS,
+    GET_BIT,
     CheckResult,
     Damage,
+    chain_row,
     chain_value,
     read_head,
     rows_digest,
@@ -94,7 +97,7 @@ class _Checker:
             chained = set(CHAIN_COLUMNS) <= columns
             last = GENESIS
             previous: str | None = None
-            for row in self._rows(chained):
+            for row in self._rows(chained, GAME in columns):
                 self.games += 1
                 game_id = str(row["id"])
                 problems = self._game(game_id, row)
@@ -120,11 +123,17 @@ class _Checker:
             conn.execute("COMMIT")
         return CheckResult(self.games, self.events, tuple(self.damage), tuple(self.notes))
 
-    def _rows(self, chained: bool) -> Iterator[dict[str, Any]]:
+    def _rows(self, chained: bool, games: bool) -> Iterator[dict[str, Any]]:
+        """Every games row as a dict (``game``: Get Bit!'s in a store from before
+        ``m007_game``)."""
         names = (*GAME_COLUMNS, *CHAIN_COLUMNS) if chained else GAME_COLUMNS
+        if games:
+            names = (*names, GAME)
         cursor = self.conn.execute(f"SELECT {', '.join(names)} FROM games ORDER BY rowid")
         for values in cursor:
-            yield dict(zip(names, values, strict=True))
+            row = dict(zip(names, values, strict=True))
+            row.setdefault(GAME, GET_BIT)
+            yield row
 
     # -- the chain ---------------------------------------------------------------
 
@@ -135,7 +144,9 @@ class _Checker:
                 problems.append("a game stored before it, the first, is missing")
             else:
                 problems.append(f"a game stored between {previous} and it is missing")
-        own = chain_value(row["prev"] or GENESIS, [row[c] for c in GAME_COLUMNS])
+        own = chain_value(
+            row["prev"] or GENESIS, chain_row([row[c] for c in GAME_COLUMNS], row[GAME])
+        )
         if row["chain"] != own:
             problems.append("its games row was changed (it does not match its chain value)")
         return problems

@@ -17,8 +17,8 @@ from getbit_events.errors import StoreError
 from getbit_events.events import Event
 from importers.wire import trusted_event
 from store import eventlog
-from store.schema import GAME_COLUMNS
-from store.stored import Damage, StoredGame, rows_digest
+from store.schema import GAME, GAME_COLUMNS
+from store.stored import GET_BIT, Damage, StoredGame, rows_digest
 
 __all__ = [
     "damage_of",
@@ -93,6 +93,7 @@ def why(exc: BaseException) -> str:
 def stored_game(row: dict[str, Any]) -> StoredGame:
     """The value of a games row; StoreError naming the game when the row is damaged."""
     fields = {name: row[name] for name in GAME_COLUMNS}
+    fields[GAME] = row.get(GAME) or GET_BIT
     try:
         tags = json.loads(row["tags"] or "{}")
         swimmers = json.loads(row["swimmers"] or "[]")

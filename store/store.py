@@ -29,6 +29,7 @@ from store.rows import (
 )
 from store.schema import (
     CHAIN_COLUMNS,
+    GAME,
     GAME_COLUMNS,
     MIGRATIONS,
     create_read_model,
@@ -46,6 +47,7 @@ from store.stored import (
     StoredGame,
     StoredViolation,
     chain_head,
+    chain_row,
     chain_value,
     default_path,
     read_head,
@@ -117,7 +119,7 @@ class GameStore:
 
     def _prepare(self) -> None:
         cols = list(readmodel.COLUMNS)
-        columns = (*GAME_COLUMNS, *CHAIN_COLUMNS)
+        columns = (*GAME_COLUMNS, *CHAIN_COLUMNS, GAME)
         self._insert_game = (
             f"INSERT INTO games ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
         )
@@ -275,14 +277,14 @@ class GameStore:
         or, for a game already stored, what adding it did."""
         game_id = new.digest[:ID_LENGTH]
         try:  # the unique id and hash find a game already stored
-            seq, chain = self._insert(conn, prev, (game_id, new.digest, *new.row))
+            seq, chain = self._insert(conn, prev, (game_id, new.digest, *new.row), new.game)
         except sqlite3.IntegrityError:
             known = conn.execute("SELECT id FROM games WHERE hash = ?", (new.digest,))
             found = known.fetchone()
             if found is not None:
                 return AddResult(found[0], False, new.status)
             game_id = self._free_id(new.digest)  # another game's hash starts the same
-            seq, chain = self._insert(conn, prev, (game_id, new.digest, *new.row))
+            seq, chain = self._insert(conn, prev, (game_id, new.digest, *new.row), new.game)
         if conn.execute(self._orphans, (game_id,)).fetchone() is not None:
             raise StoreError(
                 f"game {game_id}: the store holds events under its id but no game "
@@ -342,11 +344,12 @@ class GameStore:
             raise StoreError(f"{self.path}: could not write the history: {exc}") from None
 
     def _insert(
-        self, conn: sqlite3.Connection, prev: str, row: tuple[Any, ...]
+        self, conn: sqlite3.Connection, prev: str, row: tuple[Any, ...], game: str
     ) -> tuple[int, str]:
-        """Insert a games row chained to ``prev``: its rowid (the game's order) and chain value."""
-        chain = chain_value(prev, row)
-        return conn.execute(self._insert_game, (*row, prev, chain)).lastrowid or 0, chain
+        """Insert a games row of ``game`` chained to ``prev``: its rowid (the game's
+        order) and chain value."""
+        chain = chain_value(prev, chain_row(row, game))
+        return conn.execute(self._insert_game, (*row, prev, chain, game)).lastrowid or 0, chain
 
     def _head(self) -> tuple[int, str]:
         """The chain's head: how many games, the last one's chain value (inside a write)."""

@@ -25,9 +25,12 @@ from importers.wire import payload_json
 from store import readmodel
 
 __all__ = [
+    "BITE_ME",
     "DB_SUFFIXES",
     "DEFAULT_DB",
+    "GAMES",
     "GENESIS",
+    "GET_BIT",
     "AddResult",
     "CheckResult",
     "Damage",
@@ -36,6 +39,7 @@ __all__ = [
     "StoredGame",
     "StoredViolation",
     "chain_head",
+    "chain_row",
     "chain_value",
     "check_file",
     "default_path",
@@ -51,6 +55,10 @@ __all__ = [
 ]
 
 DEFAULT_DB = "getbit.db"
+#: The games a store keeps, as ``games.game`` and ``--rules`` name them.
+GET_BIT = "get-bit"
+BITE_ME = "bite-me"
+GAMES = (GET_BIT, BITE_ME)
 #: the file endings of a game store: a command given such a file reads it as a store
 DB_SUFFIXES = (".db", ".sqlite", ".sqlite3")
 _HEADER = b"SQLite format 3\x00"
@@ -122,6 +130,7 @@ class StoredGame:
     events: int
     violations: int
     imported_at: str
+    game: str = GET_BIT  # which game: GET_BIT or BITE_ME ("Come on! Bite me!")
 
     def to_json(self) -> dict[str, Any]:
         data = attrs.asdict(self)
@@ -275,6 +284,13 @@ def chain_value(prev: str, row: Sequence[object]) -> str:
     row (``schema.GAME_COLUMNS``, as stored). Changing or removing a row breaks it."""
     text = json.dumps([prev, *row], separators=(",", ":"))  # ASCII: any text encodes
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def chain_row(row: Sequence[object], game: str) -> Sequence[object]:
+    """What a game's chain value covers: its ``schema.GAME_COLUMNS``, and its game
+    when that is not Get Bit! (so the chain values of games stored before the
+    column was there stand)."""
+    return row if game == GET_BIT else (*row, game)
 
 
 def chain_head(count: int, last: str) -> str:
