@@ -16,8 +16,9 @@ from typing import Any
 from getbit_events.errors import StoreError
 from getbit_events.events import Event, GameEnded, GameStarted
 from getbit_events.reducer import fold
-from importers.wire import event_from_payload
+from importers.wire import bite_event_from_payload, event_from_payload
 from store import eventlog, readmodel
+from store.bite import expected_row, is_bite_stream
 from store.rows import seq_gaps, why
 from store.schema import (
     CHAIN_COLUMNS,
@@ -32,6 +33,7 @@ from store.schema import (
 )
 from store.store import GameStore
 from store.stored import (
+    BITE_ME,
     GENESIS,
     GET_BIT,
     CheckResult,
@@ -217,7 +219,10 @@ class _Checker:
             problems.append("its tags or swimmers are not the JSON they were stored as")
             tags = tags or {}
         digest = rows_digest((r[1:] for r in stored), tags.items(), violations)
-        events, unread = _decode(stored)
+        bite = is_bite_stream([r[1] for r in stored])
+        if bite != (row[GAME] == BITE_ME):
+            problems.append(f"its games row does not match its events (game: {row[GAME]})")
+        events, unread = _decode(stored, bite)
         problems.extend(unread)
         if digest != row["hash"]:
             problems.append(
@@ -228,7 +233,9 @@ class _Checker:
         if unread:
             return problems
         expected: dict[str, Any] = {"events": len(stored), "violations": len(violations)}
-        if events:
+        if bite:
+            problems.extend(self._bite(game_id, events, expected, row, tags, len(violations)))
+        elif events:
             problems.extend(self._fold(game_id, events, expected, row, tags, len(violations)))
         else:
             expected.update(status="invalid", winner=None, rounds=0, variant=None)
@@ -269,6 +276,27 @@ class _Checker:
         if tags != dict(setup.tags) or _json(row["swimmers"], list) != list(setup.line):
             problems.append("its games row does not match its events (tags, swimmers)")
         problems.extend(self._read_model(game_id, rows))
+        return problems
+
+    def _bite(
+        self,
+        game_id: str,
+        events: list[Any],
+        expected: dict[str, Any],
+        row: dict[str, Any],
+        tags: dict[str, Any],
+        violations: int,
+    ) -> list[str]:
+        """:meth:`_fold` for a game of "Come on! Bite me!" (``store.bite``): no read-model rows."""
+        try:
+            found = expected_row(events, violations)
+        except Exception as exc:  # events that read but do not make a game
+            return [f"its events do not fold: {why(exc)}"]
+        problems = []
+        if tags != found.pop("tags") or _json(row["swimmers"], list) != found.pop("swimmers"):
+            problems.append("its games row does not match its events (tags, swimmers)")
+        expected.update(found)
+        problems.extend(self._read_model(game_id, []))
         return problems
 
     def _read_model(self, game_id: str, rows: list[tuple[Any, ...]]) -> list[str]:
@@ -406,9 +434,11 @@ def _cycle(supersedes: Mapping[str, Sequence[str]], start: str) -> bool:
     return False
 
 
-def _decode(stored: list[tuple[Any, ...]]) -> tuple[list[Event], list[str]]:
-    """The events of a game's rows, read the careful way; what cannot be read."""
-    events: list[Event] = []
+def _decode(stored: list[tuple[Any, ...]], bite: bool) -> tuple[list[Any], list[str]]:
+    """The events of a game's rows (``bite``: of "Come on! Bite me!"), read the
+    careful way; what cannot be read."""
+    read = bite_event_from_payload if bite else event_from_payload
+    events: list[Any] = []
     unread: list[str] = []
     for seq, tag, version, round_, payload in stored:
         if payload is None:  # its element could not be read: said already
@@ -422,7 +452,7 @@ def _decode(stored: list[tuple[Any, ...]]) -> tuple[list[Event], list[str]]:
             unread.append(f"event {seq} ({_short(tag)}): its payload is not a JSON object")
             continue
         try:
-            events.append(event_from_payload(tag, version, round_, data))
+            events.append(read(tag, version, round_, data))
         except Exception as exc:
             unread.append(f"event {seq} ({_short(tag)}) is not an event: {why(exc)}")
     if len(unread) > _SAID:

@@ -21,6 +21,7 @@ from rich.cells import cell_len
 from rich.markup import escape
 from rich.text import Text
 
+from biteme.validate import BiteReport
 from console import (
     ERR,
     EXIT_INVALID,
@@ -52,7 +53,7 @@ from console.options import (
 from console.progress import Bar, file_sizes
 from getbit_events.errors import GetbitError, InputError, StoreError
 from getbit_events.validate import GameReport
-from importers import find_files, folder_suffixes
+from importers import find_files, record_suffixes
 from importers.reading import codec, date_warnings
 from importers.workers import default_jobs
 from store import (
@@ -102,7 +103,9 @@ def _fail(exc: GetbitError) -> typer.Exit:
 def import_command(
     paths: Annotated[
         list[Path],
-        typer.Argument(metavar="PATH", help="GBN, JSON Lines or CSV files, or folders"),
+        typer.Argument(
+            metavar="PATH", help="GBN, JSON Lines, CSV or BMN (Come on! Bite me!) files, or folders"
+        ),
     ],
     fmt: Annotated[
         RecordFormat, format_option("the record format (auto: by file ending)")
@@ -127,7 +130,8 @@ def import_command(
 ) -> None:
     """Store recorded games: valid ones, and invalid ones with their violations.
 
-    A folder gives its .gbn and .jsonl files (its .csv too with --format csv).
+    A folder gives its .gbn, .jsonl and .bmn files (its .csv too with --format csv);
+    games of Get Bit! and of Come on! Bite me! go in the same store.
     """
     _check_encoding(encoding)
     if replaces is not None:
@@ -141,7 +145,7 @@ def import_command(
         except GetbitError as exc:
             raise _fail(exc) from None
         try:
-            sizes = file_sizes(find_files(paths, folder_suffixes(fmt)))
+            sizes = file_sizes(find_files(paths, record_suffixes(fmt)))
         except GetbitError as exc:
             raise _fail(exc) from None
         bar = stack.enter_context(
@@ -149,11 +153,11 @@ def import_command(
         )
 
         def report_game(
-            report: GameReport | Checked | InputError | GameFailure, result: Any
+            report: GameReport | BiteReport | Checked | InputError | GameFailure, result: Any
         ) -> None:  # the writer's, in input order, whatever --jobs
             if isinstance(report, Checked):
                 bar.advance(report.size)
-            elif isinstance(report, GameReport):
+            elif isinstance(report, GameReport | BiteReport):
                 bar.advance(len(report.record.text or b""))
             _tell_game(report, result)
 
@@ -177,7 +181,9 @@ def import_command(
     raise typer.Exit(summary.exit_code)
 
 
-def _tell_game(report: GameReport | Checked | InputError | GameFailure, result: Any) -> None:
+def _tell_game(
+    report: GameReport | BiteReport | Checked | InputError | GameFailure, result: Any
+) -> None:
     """What import says on stderr of one game once its batch is stored: a file it
     could not read, a game left out, warnings, violations, a likely revision."""
     if isinstance(report, InputError | GameFailure):

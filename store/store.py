@@ -12,11 +12,15 @@ from typing import Any
 
 import sqlite_utils
 
+from biteme.events import BiteEvent
+from biteme.validate import BiteReport
 from getbit_events.errors import InputError, StoreError
 from getbit_events.events import Event
 from getbit_events.validate import GameReport
+from importers.wire import trusted_bite_event
 from store import eventlog, readmodel, revisions
-from store.adding import ID_LENGTH, NewGame, prepare
+from store.adding import ID_LENGTH, NewGame
+from store.bite import prepare_either
 from store.opening import connect, use_wal
 from store.rebuilding import rebuild_read_model
 from store.rows import (
@@ -39,6 +43,7 @@ from store.schema import (
     rewrite_guard,
 )
 from store.stored import (
+    BITE_ME,
     GENESIS,
     AddResult,
     Damage,
@@ -233,7 +238,7 @@ class GameStore:
             raise
         conn.execute("RELEASE game")
 
-    def add(self, report: GameReport | NewGame) -> AddResult:
+    def add(self, report: GameReport | BiteReport | NewGame) -> AddResult:
         """Store one validated game with its events, violations and read-model rows.
 
         The game is written whole or not at all. A game already stored (the
@@ -242,7 +247,7 @@ class GameStore:
         cannot be stored (InputError): there is no game to keep. ``report`` may
         be what ``adding.prepare`` made of it (in a worker process).
         """
-        new = report if isinstance(report, NewGame) else prepare(report)
+        new = report if isinstance(report, NewGame) else prepare_either(report)
         batch = self._batch
         try:
             with self._write() if batch is None else self._savepoint(batch) as conn:
@@ -473,6 +478,11 @@ class GameStore:
         cannot be read, a seq missing or extra, or not as many as the game holds.
         """
         return read_events(self._conn, self._kinds(), game_id)
+
+    @reading
+    def bite_events(self, game_id: str) -> list[BiteEvent]:
+        """:meth:`events` of a stored game of "Come on! Bite me!" (``StoredGame.game``)."""
+        return read_events(self._conn, self._kinds(), game_id, trusted_bite_event, BITE_ME)
 
     @reading_each
     def streams(

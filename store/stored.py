@@ -17,6 +17,7 @@ from typing import Any
 
 import attrs
 
+from biteme.validate import BiteReport
 from getbit_events.errors import InputError, StoreError
 from getbit_events.events import Event
 from getbit_events.record import Violation
@@ -29,6 +30,7 @@ __all__ = [
     "DB_SUFFIXES",
     "DEFAULT_DB",
     "GAMES",
+    "GAME_NAMES",
     "GENESIS",
     "GET_BIT",
     "AddResult",
@@ -59,6 +61,8 @@ DEFAULT_DB = "getbit.db"
 GET_BIT = "get-bit"
 BITE_ME = "bite-me"
 GAMES = (GET_BIT, BITE_ME)
+#: each game's name, as people read it
+GAME_NAMES = {GET_BIT: "Get Bit!", BITE_ME: "Come on! Bite me!"}
 #: the file endings of a game store: a command given such a file reads it as a store
 DB_SUFFIXES = (".db", ".sqlite", ".sqlite3")
 _HEADER = b"SQLite format 3\x00"
@@ -252,7 +256,7 @@ def digest(
     return hashlib.sha256("".join(lines).encode()).hexdigest()
 
 
-def kept_violations(report: GameReport) -> list[Violation]:
+def kept_violations(report: GameReport | BiteReport) -> list[Violation]:
     """A game's violations in the order the store keeps and hashes them: by round, code
     and message, not by where the record wrote them (a GBN round line and an event log
     put one round's outcomes in different places), so one game has one id."""

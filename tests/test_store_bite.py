@@ -5,11 +5,23 @@ stored for such a game (``store.bite``)."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sqlite3
 from pathlib import Path
 
+import attrs
+import pytest
+from typer.testing import CliRunner
+
 from biteme.simulate import simulate_bites
+from biteme.validate import validate_bite
+from cli import app
+from getbit_events.errors import InputError
+from getbit_events.simulate import simulate_games
+from importers.bite_jsonl import iter_bite_file, write_bite_jsonl
+from importers.bmn_write import write_bmn
+from importers.gbn import write_gbn
 from importers.wire import bite_payload_json, trusted_bite_event
 from store import GameStore, check_store, eventlog
 
@@ -84,3 +96,124 @@ def test_bite_me_events_are_one_row_an_event_in_the_events_view(tmp_path: Path) 
             assert {r[1] for r in found} >= {"bm-game-started", "bm-attack", "bm-game-ended"}
             back = [trusted_bite_event(t, v, r, json.loads(p)) for _, t, v, r, p in found]
             assert back == events
+
+
+# -- import: both games in one store, through the same pipeline ---------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+BROKEN_BMN = """[Game "Come on! Bite me!"]
+[Seats "Ann, Bob, Cid"]
+[Deal "Ann Tiger, Bob ???, Cid Lion"]
+
+1. Ann Tiger attacks Bob
+"""
+
+
+def _run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def mixed(tmp_path: Path) -> Path:
+    """A folder of both games' records: GBN, BMN, a log of each game's events, a
+    bite-me game twice, one that breaks the rules and one that cannot be read."""
+    folder = tmp_path / "records"
+    folder.mkdir()
+    (folder / "a.gbn").write_text(
+        write_gbn(simulate_games(4, "standard", 4, 3, "random")), "utf-8"
+    )
+    bites = [list(g) for g in simulate_bites(5, 4, 11)]
+    (folder / "b.bmn").write_text(write_bmn(bites[:3]) + "\n" + BROKEN_BMN, "utf-8")
+    (folder / "c.jsonl").write_text(
+        "".join(write_bite_jsonl((f"g{k}", g) for k, g in enumerate(bites[2:]))), "utf-8"
+    )
+    shutil.copy(ROOT / "fixtures" / "biteme-invalid" / "mistakes.bmn", folder / "d.bmn")
+    return folder
+
+
+def _stored(db: Path) -> list[tuple[object, ...]]:
+    conn = sqlite3.connect(db)
+    try:
+        return conn.execute(
+            "SELECT id, hash, game, status, winner, rounds, events, violations, swimmers, "
+            "prev, chain FROM games ORDER BY rowid"
+        ).fetchall()
+    finally:
+        conn.close()
+
+
+def test_import_stores_both_games_in_one_store_whatever_the_jobs(
+    mixed: Path, tmp_path: Path
+) -> None:
+    found = []
+    for jobs in ("1", "2"):
+        db = tmp_path / f"j{jobs}.db"
+        code, out, err = _run("import", "--db", str(db), "--jobs", jobs, str(mixed))
+        assert code == 1, err  # a game breaks the rules, one cannot be read
+        # 4 Get Bit!, 5 bite-me (one of them twice), the invalid one
+        assert out.strip() == "9 stored, 1 already stored, 1 stored as invalid, 1 unreadable"
+        assert re.search(r"b\.bmn game 4 \(line \d+\): unreadable, not stored", err)
+        assert "d.bmn game 1 (line 3): 5 violations, stored as invalid" in err
+        found.append([row[:9] for row in _stored(db)])
+        assert check_store(db).ok
+    assert found[0] == found[1]
+    kinds = [row[2] for row in found[0]]
+    assert kinds == ["get-bit"] * 4 + ["bite-me"] * 6
+    again = _run("import", "--db", str(tmp_path / "j1.db"), str(mixed))
+    assert again[1].strip() == (
+        "0 stored, 11 already stored, 0 stored as invalid, 1 unreadable"
+    )
+
+
+def test_a_stored_bite_me_game_reads_back_as_checked(mixed: Path, tmp_path: Path) -> None:
+    db = tmp_path / "g.db"
+    _run("import", "--db", str(db), str(mixed / "d.bmn"), str(mixed / "b.bmn"))
+    records = [*iter_bite_file(mixed / "d.bmn"), *iter_bite_file(mixed / "b.bmn")][:4]
+    with GameStore(db) as store:
+        games = list(store.games())
+        assert [g.game for g in games] == ["bite-me"] * 4
+        for stored, record in zip(games, records, strict=True):
+            report = validate_bite(record)
+            assert store.bite_events(stored.id) == [
+                attrs.evolve(e, pos=None) for e in report.events
+            ]
+            assert stored.status == ("invalid" if report.violations else "valid")
+            assert stored.winner == report.winner
+            assert stored.swimmers == report.events[0].seats
+            assert [v.code for v in store.violations(stored.id)] == [
+                v.code for v in report.violations
+            ]
+        with pytest.raises(InputError, match="is a game of Come on! Bite me!, not of Get Bit!"):
+            store.events(games[0].id)
+        store.rebuild()  # Get Bit!'s read models: nothing of these games
+        assert store.table_rows("game_swimmers") == []
+        assert store.left_out() == {"superseded": 0, "retracted": 0, "broken": 0}
+
+
+def test_get_bit_statistics_are_the_same_beside_bite_me_games(
+    mixed: Path, tmp_path: Path
+) -> None:
+    alone, both = tmp_path / "alone.db", tmp_path / "both.db"
+    _run("import", "--db", str(alone), str(mixed / "a.gbn"))
+    _run("import", "--db", str(both), str(mixed))
+    for args in (["stats", "--json"], ["stats", "--json", "--player", "Ann"]):
+        said = [json.loads(_run(*args, "--db", str(db))[1]) for db in (alone, both)]
+        assert said[0] == said[1]
+
+
+def test_check_finds_a_bite_me_game_changed(mixed: Path, tmp_path: Path) -> None:
+    db = tmp_path / "g.db"
+    _run("import", "--db", str(db), str(mixed / "b.bmn"))
+    conn = sqlite3.connect(db)
+    first = conn.execute("SELECT id FROM games ORDER BY rowid").fetchone()[0]
+    conn.execute("DROP TRIGGER event_games_no_update")
+    conn.execute(
+        "UPDATE event_games SET strings = replace(strings, 'Ann', 'Zed') WHERE game_id = ?",
+        (first,),
+    )
+    conn.commit()
+    conn.close()
+    damage = check_store(db).damage
+    assert [d.game for d in damage if d.game is not None] == [first]
