@@ -103,8 +103,8 @@ def detect(path: Path) -> str:
             return name
     if suffix == ".bmn":
         raise InputError(
-            f"{path}: a record of Come on! Bite me! (BMN): validate, replay and stats "
-            "read it; this command does not yet"
+            f"{path}: a record of Come on! Bite me! (BMN): validate, import, replay and "
+            "stats read it; this command does not yet"
         )
     what = f"unknown file type {suffix!r}" if suffix else "no file ending to tell its format by"
     raise InputError(

@@ -403,12 +403,13 @@ class GameStore:
     # -- reading ---------------------------------------------------------------
 
     @reading
-    def count(self, status: str | None = None) -> int:
-        """How many games are stored (with ``status`` when given)."""
-        if status is None:
-            return int(self._conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
-        sql = "SELECT COUNT(*) FROM games WHERE status = ?"
-        return int(self._conn.execute(sql, (status,)).fetchone()[0])
+    def count(self, status: str | None = None, game: str | None = None) -> int:
+        """How many games are stored (with ``status``, of ``game``, when given)."""
+        where = [(f"{c} = ?", v) for c, v in (("status", status), (GAME, game)) if v is not None]
+        sql = "SELECT COUNT(*) FROM games" + (
+            " WHERE " + " AND ".join(w for w, _ in where) if where else ""
+        )
+        return int(self._conn.execute(sql, [v for _, v in where]).fetchone()[0])
 
     @reading_each
     def games(
@@ -418,8 +419,10 @@ class GameStore:
         status: str | None = None,
         on_damaged: Callable[[Damage], None] | None = None,
         everything: bool = False,
+        game: str | None = None,
     ) -> Iterator[StoredGame]:
-        """Stored games in import order; ``player`` matches a swimmer or player, ignoring case.
+        """Stored games in import order; ``player`` matches a swimmer or player (a
+        seat of "Come on! Bite me!"), ignoring case; ``game``: of that game only.
 
         Superseded and retracted games (:meth:`dropped`) are left out, unless
         ``everything``. A games row that cannot be read is a StoreError naming the
@@ -429,9 +432,13 @@ class GameStore:
         if status is not None:
             where.append("status = ?")
             params.append(status)
-        if player is not None:
+        if game is not None:
+            where.append(f"{GAME} = ?")
+            params.append(game)
+        if player is not None:  # a game with no read-model rows: its seats, below
             where.append(
-                f"id IN (SELECT game_id FROM {readmodel.TABLE} WHERE player_key = ? OR swimmer = ?)"
+                f"(id IN (SELECT game_id FROM {readmodel.TABLE} WHERE player_key = ? OR "
+                f"swimmer = ?) OR {GAME} = '{BITE_ME}')"
             )
             params.extend([player.casefold(), player])
         sql = "SELECT * FROM games"
@@ -439,13 +446,17 @@ class GameStore:
             sql += " WHERE " + " AND ".join(where)
         for row in self.db.query(sql + " ORDER BY rowid", params):
             try:
-                game = stored_game(row)
+                found = stored_game(row)
             except StoreError as exc:
                 if on_damaged is None:
                     raise
                 on_damaged(Damage(str(row.get("id")), damage_of(exc)))
                 continue
-            yield game
+            if player is not None and found.game == BITE_ME and player.casefold() not in {
+                seat.casefold() for seat in found.swimmers
+            }:
+                continue
+            yield found
 
     @reading
     def game(self, ref: str) -> StoredGame:

@@ -101,6 +101,7 @@ def test_bite_me_events_are_one_row_an_event_in_the_events_view(tmp_path: Path) 
 # -- import: both games in one store, through the same pipeline ---------------------
 
 ROOT = Path(__file__).resolve().parent.parent
+MISTAKES = ROOT / "fixtures" / "biteme-invalid" / "mistakes.bmn"
 BROKEN_BMN = """[Game "Come on! Bite me!"]
 [Seats "Ann, Bob, Cid"]
 [Deal "Ann Tiger, Bob ???, Cid Lion"]
@@ -129,7 +130,10 @@ def mixed(tmp_path: Path) -> Path:
     (folder / "c.jsonl").write_text(
         "".join(write_bite_jsonl((f"g{k}", g) for k, g in enumerate(bites[2:]))), "utf-8"
     )
-    shutil.copy(ROOT / "fixtures" / "biteme-invalid" / "mistakes.bmn", folder / "d.bmn")
+    # the mistakes of fixtures/biteme-invalid but a misnumbered turn, which the
+    # events do not keep yet (test_a_misnumbered_turn_is_not_kept_yet)
+    (folder / "d.bmn").write_text(MISTAKES.read_text("utf-8").replace(
+        "5. Dee retreats", "4. Dee retreats"), "utf-8")
     return folder
 
 
@@ -155,7 +159,7 @@ def test_import_stores_both_games_in_one_store_whatever_the_jobs(
         # 4 Get Bit!, 5 bite-me (one of them twice), the invalid one
         assert out.strip() == "9 stored, 1 already stored, 1 stored as invalid, 1 unreadable"
         assert re.search(r"b\.bmn game 4 \(line \d+\): unreadable, not stored", err)
-        assert "d.bmn game 1 (line 3): 5 violations, stored as invalid" in err
+        assert "d.bmn game 1 (line 3): 4 violations, stored as invalid" in err
         found.append([row[:9] for row in _stored(db)])
         assert check_store(db).ok
     assert found[0] == found[1]
@@ -217,3 +221,165 @@ def test_check_finds_a_bite_me_game_changed(mixed: Path, tmp_path: Path) -> None
     conn.close()
     damage = check_store(db).damage
     assert [d.game for d in damage if d.game is not None] == [first]
+
+
+# -- the commands over stored games of Come on! Bite me! -------------------------------
+
+
+@pytest.fixture
+def store_db(mixed: Path, tmp_path: Path) -> Path:
+    db = tmp_path / "store.db"
+    _run("import", "--db", str(db), str(mixed))
+    return db
+
+
+def test_games_lists_both_games_and_rules_chooses(store_db: Path) -> None:
+    code, out, _ = _run("games", "--db", str(store_db))
+    assert code == 0
+    lines = [line.split("\t") for line in out.splitlines()]
+    assert lines[0][-1] == "game"
+    assert [line[-1] for line in lines[1:]] == ["get-bit"] * 4 + ["bite-me"] * 6
+    code, out, _ = _run("games", "--db", str(store_db), "--rules", "bite-me", "--json")
+    listed = [json.loads(line) for line in out.splitlines()]
+    assert len(listed) == 6
+    assert {g["game"] for g in listed} == {"bite-me"}
+    assert {g["variant"] for g in listed} == {None}
+    _, out, _ = _run("games", "--db", str(store_db), "--rules", "bite-me", "--status", "invalid")
+    assert len(out.splitlines()) == 2  # the header and mistakes.bmn's game
+    # a player of a bite-me game is one of its seats, whatever the case
+    _, out, _ = _run("games", "--db", str(store_db), "--rules", "bite-me", "--player", "uMA")
+    assert len(out.splitlines()) == 1
+    _, out, _ = _run("games", "--db", str(store_db), "--rules", "bite-me", "--player", "dee")
+    assert len(out.splitlines()) == 7
+    code, _, err = _run("games", "--db", str(store_db), "--rules", "chess")
+    assert code == 2
+    assert "--rules" in err
+
+
+def test_show_gives_a_bite_me_game_its_verdict_and_record(store_db: Path) -> None:
+    with GameStore(store_db) as store:
+        invalid = next(iter(store.games(game="bite-me", status="invalid")))
+    code, out, _ = _run("show", "--db", str(store_db), invalid.id)
+    assert code == 0
+    assert f"game {invalid.id} (invalid): Come on! Bite me!" in out
+    assert "seats: Ann, Bob, Cid, Dee" in out
+    assert "line 12:1: turn 5: it is Ann's turn, not Bob's (B4) [wrong-player]" in out
+    assert '[Seats "Ann, Bob, Cid, Dee"]' in out
+    assert "4. Dee retreats Meerkat ; Dee draws Panda" in out
+    code, out, _ = _run("show", "--db", str(store_db), invalid.id, "--json")
+    data = json.loads(out)
+    assert data["game"] == "bite-me"
+    assert [v["code"] for v in data["violation_list"]] == [
+        "wrong-pick", "wrong-trophy", "wrong-take", "wrong-player"
+    ]
+    assert data["record"].startswith('[Game "Come on! Bite me!"]\n')
+    code, out, _ = _run("show", "--db", str(store_db), invalid.id, "--source")
+    assert out == (store_db.parent / "records" / "d.bmn").read_text("utf-8")
+
+
+@pytest.mark.parametrize("fmt", ["bmn", "jsonl"])
+def test_export_gives_back_the_same_verdicts_and_stores_nothing_new(
+    store_db: Path, tmp_path: Path, fmt: str
+) -> None:
+    out_file = tmp_path / f"back.{fmt}"
+    code, _, err = _run(
+        "export", "--db", str(store_db), "--rules", "bite-me", "--format", fmt,
+        "-o", str(out_file),
+    )
+    assert code == 0, err
+    with GameStore(store_db) as store:
+        stored = list(store.games(game="bite-me"))
+    _, out, _ = _run("validate", "--json", str(out_file))
+    checked = [json.loads(line) for line in out.splitlines()]
+    assert [c["valid"] for c in checked] == [g.status != "invalid" for g in stored]
+    assert [c["winner"] for c in checked] == [g.winner for g in stored]
+    for c, g in zip(checked, stored, strict=True):
+        assert [(v["round"], v["code"]) for v in c["violations"]] == [
+            (v.round, v.code) for v in GameStore(store_db).violations(g.id)
+        ]
+    code, out, _ = _run("import", "--db", str(store_db), str(out_file))
+    assert out.strip() == "0 stored, 6 already stored, 0 stored as invalid, 0 unreadable"
+
+
+@pytest.mark.xfail(strict=True, reason="bm- events keep no misnumbered turn (issue 16)")
+def test_a_misnumbered_turn_is_not_kept_yet(tmp_path: Path) -> None:
+    db = tmp_path / "g.db"
+    _run("import", "--db", str(db), str(MISTAKES))
+    back = tmp_path / "back.bmn"
+    _run("export", "--db", str(db), "--rules", "bite-me", "-o", str(back))
+    _, out, _ = _run("validate", "--json", str(back))
+    assert "turn-number" in [v["code"] for v in json.loads(out)["violations"]]
+
+
+def test_export_keeps_the_games_apart(store_db: Path) -> None:
+    with GameStore(store_db) as store:
+        ids = [g.id for g in store.games()]
+    code, _, err = _run("export", "--db", str(store_db), ids[0], ids[-1])
+    assert code == 2
+    assert "export one game at a time" in err
+    code, _, err = _run("export", "--db", str(store_db), ids[-1], "--format", "gbn")
+    assert code == 2
+    assert "--format bmn" in err
+    code, out, _ = _run("export", "--db", str(store_db), ids[-1])
+    assert code == 0
+    assert out.startswith('[Game "Come on! Bite me!"]')
+    code, out, _ = _run("export", "--db", str(store_db))  # Get Bit!'s, as before
+    assert code == 0
+    assert "Bite me" not in out
+    assert out.count("[Line ") == 4
+
+
+def test_replay_of_a_stored_bite_me_game(store_db: Path, tmp_path: Path) -> None:
+    with GameStore(store_db) as store:
+        game = next(iter(store.games(game="bite-me", status="valid")))
+    code, out, _ = _run("replay", "--db", str(store_db), game.id)
+    assert code == 0
+    assert out.startswith(f"stored game {game.id} (store.db)")
+    assert "Turn 1: " in out
+    page = tmp_path / "r.html"
+    code, _, err = _run("replay", "--db", str(store_db), game.id, "--as", "Bob",
+                        "--html", str(page))
+    assert code == 0, err
+    assert "as Bob saw it" in err
+    assert "<html" in page.read_text("utf-8")
+    code, out, _ = _run("replay", str(store_db), "--id", game.id, "--round", "2")
+    assert code == 0
+    assert "Turn 2: " in out
+    assert "Turn 3: " not in out
+
+
+def test_stats_over_the_store_count_as_over_the_files(tmp_path: Path) -> None:
+    files = [str(ROOT / "fixtures" / "biteme"), str(ROOT / "fixtures" / "biteme-stats")]
+    db = tmp_path / "g.db"
+    _run("import", "--db", str(db), *files)
+    from_files = json.loads(_run("stats", "--json", "--rules", "bite-me", *files)[1])
+    # the store holds no game of Get Bit!: stats counts this game without --rules
+    code, out, err = _run("stats", "--json", "--db", str(db))
+    assert code == 0, err
+    assert json.loads(out) == from_files
+    assert from_files["games_excluded"] == {"invalid": 1, "unfinished": 2}
+    _run("import", "--db", str(db), str(ROOT / "fixtures" / "games" / "friday-club.gbn"))
+    assert json.loads(_run("stats", "--json", "--db", str(db))[1]).get("game") != "bite-me"
+    code, out, _ = _run("stats", "--json", "--db", str(db), "--rules", "bite-me")
+    assert json.loads(out) == from_files
+
+
+def test_stats_over_the_store_take_the_filters(tmp_path: Path) -> None:
+    db = tmp_path / "g.db"
+    _run("import", "--db", str(db), str(ROOT / "fixtures" / "biteme"),
+         str(ROOT / "fixtures" / "biteme-stats"))
+
+    def counted(*args: str) -> tuple[int, set[str]]:
+        code, out, err = _run("stats", "--json", "--db", str(db), "--rules", "bite-me", *args)
+        assert code == 0, err
+        data = json.loads(out)
+        return data["games_included"], {p["name"] for p in data["players"]}
+
+    assert counted("--player", "FAY") == (1, {"Ann", "Bob", "Cid", "Dee", "Eve", "Fay"})
+    assert counted("--player", "vic", "--player", "fay")[0] == 2
+    assert counted("--tag", "Event=Friday club") == (0, set())  # the worked game: unfinished
+    assert counted("--since", "2026-11-28") == (1, {"Uma", "Vic", "Wes"})  # shared.bmn's
+    assert counted("--until", "2026-11-27")[0] == 0  # the worked game, unfinished; no other
+    code, _, err = _run("stats", "--db", str(db), "--rules", "bite-me", "--tag", "oops")
+    assert code == 2
+    assert "--tag" in err
