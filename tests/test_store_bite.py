@@ -383,3 +383,90 @@ def test_stats_over_the_store_take_the_filters(tmp_path: Path) -> None:
     code, _, err = _run("stats", "--db", str(db), "--rules", "bite-me", "--tag", "oops")
     assert code == 2
     assert "--tag" in err
+
+
+# -- revisions and retractions ---------------------------------------------------------
+
+
+def test_a_bite_me_game_is_revised_and_retracted_as_get_bit_games_are(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "g.db"
+    worked = ROOT / "fixtures" / "biteme" / "worked.bmn"
+    wrong = tmp_path / "wrong.bmn"
+    # the worked game with a mistake: Dee's draw in turn 4 is a Lion, not a Panda
+    wrong.write_text(
+        worked.read_text("utf-8").replace("Dee draws Panda", "Dee draws Lion", 1), "utf-8"
+    )
+    code, _, err = _run("import", "--db", str(db), str(wrong))
+    assert code == 1, err
+    with GameStore(db) as store:
+        (old,) = [g.id for g in store.games()]
+    code, _, err = _run("import", "--db", str(db), str(worked))
+    assert f"looks like a revision of {old}" in err
+    code, out, err = _run("import", "--db", str(db), str(worked), "--replaces", old,
+                          "--reason", "Dee drew a Panda")
+    assert code == 0, err
+    assert f"it supersedes {old} (Dee drew a Panda)" in out
+    _, out, _ = _run("games", "--db", str(db), "--rules", "bite-me", "--json")
+    assert [json.loads(line)["status"] for line in out.splitlines()] == ["unfinished"]
+    _, out, _ = _run("show", "--db", str(db), old)
+    assert "superseded by" in out
+    assert check_store(db).ok
+    # a record of the other game replaces no game of this one
+    friday = ROOT / "fixtures" / "games" / "friday-club.gbn"
+    code, _, err = _run("import", "--db", str(db), str(friday), "--replaces", old)
+    assert code == 2
+    assert "a record replaces a game of its own game only" in err
+    with GameStore(db) as store:
+        assert store.count() == 2  # nothing written
+        new = next(iter(store.games(game="bite-me"))).id
+    code, out, err = _run("retract", "--db", str(db), new, "--reason", "a test")
+    assert code == 0, err
+    _, out, _ = _run("stats", "--json", "--db", str(db), "--rules", "bite-me")
+    assert json.loads(out)["games_excluded"] == {"invalid": 0, "unfinished": 0}
+    assert check_store(db).ok
+
+
+# -- hostile names: stored as given, shown as text ----------------------------------------
+
+HOSTILE_EVENT = '=cmd() </script><script>alert(1)</script> [red]x[/red] \\"q\\"'
+HOSTILE_SEATS = ("<script>", "../etc", "O'Neil", "Dee")
+
+
+def test_hostile_names_are_stored_as_given_and_shown_escaped(tmp_path: Path) -> None:
+    text = (ROOT / "fixtures" / "biteme" / "worked.bmn").read_text("utf-8")
+    for old, new in zip(("Ann", "Bob", "Cid"), HOSTILE_SEATS, strict=False):
+        text = text.replace(old, new)
+    text = text.replace('[Event "Friday club"]', f'[Event "{HOSTILE_EVENT}"]')
+    record = tmp_path / "h.bmn"
+    record.write_text(text, "utf-8")
+    db = tmp_path / "h.db"
+    code, _, err = _run("import", "--db", str(db), str(record))
+    assert code == 0, err
+    event = HOSTILE_EVENT.replace('\\"', '"')
+    _, out, _ = _run("games", "--db", str(db), "--json")
+    (listed,) = [json.loads(line) for line in out.splitlines()]
+    assert listed["swimmers"] == list(HOSTILE_SEATS)
+    assert listed["tags"]["Event"] == event
+    _, out, _ = _run("games", "--db", str(db))
+    assert out.splitlines()[1].split("\t")[3] == event
+    assert out.splitlines()[1].split("\t")[5] == ", ".join(HOSTILE_SEATS)
+    code, out, _ = _run("show", "--db", str(db), listed["id"])
+    assert code == 0
+    assert f"  Event: {event}\n" in out  # the markup is text, not colour
+    assert "seats: <script>, ../etc, O'Neil, Dee" in out
+    assert "1. <script> Tiger attacks ../etc Mosquito" in out
+    page = tmp_path / "h.html"
+    code, _, err = _run("replay", "--db", str(db), listed["id"], "--as", "<script>",
+                        "--html", str(page))
+    assert code == 0, err
+    html = page.read_text("utf-8")
+    assert "<script>alert" not in html
+    assert "</script><script>" not in html
+    assert html.count("<script") == html.count("</script>")  # the page's own scripts only
+    assert "&lt;script&gt;" in html or "\\u003cscript\\u003e" in html
+    code, out, _ = _run("replay", "--db", str(db), listed["id"])
+    assert code == 0
+    assert "4 players clockwise: <script>, ../etc, O'Neil, Dee" in out
+    assert not (tmp_path / "etc").exists()
