@@ -189,6 +189,15 @@ def test_a_stored_bite_me_game_reads_back_as_checked(mixed: Path, tmp_path: Path
             assert [v.code for v in store.violations(stored.id)] == [
                 v.code for v in report.violations
             ]
+            view = store.db.execute(
+                "SELECT seq, type, version, round, payload FROM events WHERE game_id = ? "
+                "ORDER BY seq",
+                (stored.id,),
+            ).fetchall()  # one row an event, as stored and hashed
+            assert view == [
+                (seq, e.TYPE, e.VERSION, e.turn, bite_payload_json(e))
+                for seq, e in enumerate(report.events, 1)
+            ]
         with pytest.raises(InputError, match="is a game of Come on! Bite me!, not of Get Bit!"):
             store.events(games[0].id)
         store.rebuild()  # Get Bit!'s read models: nothing of these games
