@@ -29,6 +29,7 @@ __all__ = [
     "limit_option",
     "output_option",
     "player_option",
+    "rules_option",
     "since_option",
     "status_option",
     "until_option",
@@ -112,6 +113,16 @@ def until_option(help: str = "only games dated on or before") -> Any:
 def status_option(help: str = "only games of this status") -> Any:
     """``--status``: only valid, invalid or unfinished games."""
     return typer.Option("--status", case_sensitive=False, help=help)
+
+
+#: which game (``--rules``): Get Bit!, or "Come on! Bite me!" (docs/biteme.md)
+Rules = Literal["get-bit", "bite-me"]
+
+
+def rules_option(help: str = "only games of this game: get-bit or bite-me") -> Any:
+    """``--rules``: which game, ``get-bit`` or ``bite-me`` (``simulate``, ``stats``, the
+    filters of stored games)."""
+    return typer.Option("--rules", case_sensitive=False, help=help)
 
 
 def limit_option(help: str = "at most N games (the first listed)") -> Any:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, TypeVar
 
 import attrs
 
+from biteme.record import BiteRecord
 from getbit_events.errors import InputError
 from getbit_events.limits import MAX_LINE
 from getbit_events.record import RecordedGame
@@ -23,7 +24,9 @@ __all__ = [
     "find_files",
     "folder_suffixes",
     "iter_file",
+    "iter_records",
     "read_file",
+    "record_suffixes",
 ]
 
 #: format name -> the file endings ``--format auto`` takes for it
@@ -64,6 +67,34 @@ def find_files(
             raise InputError(f"{path}: no such file or folder")
 
 
+def record_suffixes(fmt: str) -> tuple[str, ...]:
+    """``folder_suffixes`` with the records of "Come on! Bite me!" (``.bmn``) for
+    ``--format auto``: what a folder gives a command that reads either game."""
+    from importers.bmn import SUFFIX
+
+    return (*FOLDER_SUFFIXES, SUFFIX) if fmt == "auto" else FORMATS[fmt]
+
+
+def iter_records(
+    path: str | Path,
+    fmt: str = "auto",
+    encoding: str | None = "utf-8",
+    say: Callable[[str], None] | None = None,
+) -> Iterator[RecordedGame | BiteRecord]:
+    """Every game of ``path``, of either game, with its text: a file of "Come on!
+    Bite me!" (``.bmn``, a Game tag naming it, a log of its events) read as one
+    (``bite_jsonl.iter_bite_file``), any other by ``iter_file``."""
+    from importers.bite_jsonl import is_bite_jsonl, iter_bite_file
+    from importers.bmn import is_bmn
+
+    path = Path(path)
+    if (fmt in ("auto", "gbn") and is_bmn(path)) or (
+        fmt in ("auto", "jsonl") and is_bite_jsonl(path)
+    ):
+        return _with_text(iter_bite_file(path), path)
+    return iter_file(path, fmt, encoding=encoding, say=say)
+
+
 def detect(path: Path) -> str:
     """The format of ``path`` by its ending (InputError when none fits)."""
     suffix = path.suffix.lower()
@@ -72,8 +103,8 @@ def detect(path: Path) -> str:
             return name
     if suffix == ".bmn":
         raise InputError(
-            f"{path}: a record of Come on! Bite me! (BMN): validate, replay and stats "
-            "read it; this command does not yet"
+            f"{path}: a record of Come on! Bite me! (BMN): validate, import, replay and "
+            "stats read it; this command does not yet"
         )
     what = f"unknown file type {suffix!r}" if suffix else "no file ending to tell its format by"
     raise InputError(
@@ -144,7 +175,10 @@ def _closing(games: Iterator[RecordedGame], stream: IO[bytes]) -> Iterator[Recor
 MAX_GAME_TEXT = MAX_LINE // 2
 
 
-def _with_text(games: Iterator[RecordedGame], path: Path) -> Iterator[RecordedGame]:
+_G = TypeVar("_G", RecordedGame, BiteRecord)
+
+
+def _with_text(games: Iterator[_G], path: Path) -> Iterator[_G]:
     """``games`` with each one's text: its lines of the file, byte for byte, from its
     first line (the file's first, for the first game) to the line before the next
     game's. The file is read a second time, in step, so memory holds one game's text.
@@ -176,7 +210,7 @@ def _with_text(games: Iterator[RecordedGame], path: Path) -> Iterator[RecordedGa
                     at += 1
             return b"".join(kept) if size <= MAX_GAME_TEXT else None
 
-        pending: tuple[RecordedGame, int] | None = None
+        pending: tuple[_G, int] | None = None
         for game in games:
             if pending is not None:
                 yield attrs.evolve(pending[0], text=text_to(game.pos.line, pending[1]))

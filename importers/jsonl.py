@@ -70,8 +70,8 @@ __all__ = [
 
 #: what a log of "Come on! Bite me!" read as Get Bit!'s is told (docs/biteme.md)
 _BITE_HINT = (
-    " (this is a log of Come on! Bite me!: validate, replay and stats read it; "
-    "import does not yet)"
+    " (this is a log of Come on! Bite me!: validate, import, replay and stats read it; "
+    "this command does not yet)"
 )
 
 

@@ -14,6 +14,7 @@ from typing import IO, cast
 
 import attrs
 
+from biteme.record import BiteRecord
 from getbit_events.errors import InputError
 from getbit_events.events import SourcePos
 from getbit_events.findings import left_out
@@ -314,7 +315,7 @@ def date_option(text: str | None, option: str) -> str | None:
     return value
 
 
-def date_warnings(game: RecordedGame) -> list[str]:
+def date_warnings(game: RecordedGame | BiteRecord) -> list[str]:
     """A warning for each Date tag of ``game`` the reports cannot read: such a game
     is kept, but drops out of streaks, the order of ratings and --since/--until."""
     return [

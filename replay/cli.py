@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import attrs
 import typer
 from rich.markup import escape
 
+from biteme.events import BiteEvent
 from console import ERR, EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, OUT, say_error, say_warning
 from console.options import db_option, encoding_option, game_option, id_option
 from getbit_events.errors import GetbitError, InputError
@@ -38,22 +39,44 @@ class _Found:
     warnings: tuple[Violation, ...] = ()
 
 
-def _from_store(db: Path, ref: str) -> _Found:
-    """A stored game (``ref``: its id or the start of it) with the violations kept with it."""
+@attrs.frozen
+class _BiteFound:
+    """A game of "Come on! Bite me!" to replay: its events, what the validator said
+    of it, and a title."""
+
+    events: tuple[BiteEvent, ...]
+    title: str
+    violations: tuple[Violation, ...] = ()
+    warnings: tuple[Violation, ...] = ()
+
+
+def _from_store(db: Path, ref: str) -> _Found | _BiteFound:
+    """A stored game (``ref``: its id or the start of it) with the violations kept
+    with it; a game of "Come on! Bite me!" with the warnings of its record (B3)."""
+    from biteme.findings import TurnViolation
     from store import GameStore
-    from store.stored import lookup_store
+    from store.bite_cli import warnings_of
+    from store.stored import BITE_ME, lookup_store
 
     lookup_store(db, ref)
 
     with GameStore(db, create=False) as store:
         stored = store.game(ref)
-        events = tuple(store.events(stored.id))
+        title = f"stored game {stored.id} ({db.name})"
         where = stored.source or str(db)
+        made = TurnViolation if stored.game == BITE_ME else Violation
         violations = tuple(
-            Violation(v.code, v.message, SourcePos(where, v.line, v.column), v.round, v.rule)
+            made(v.code, v.message, SourcePos(where, v.line, v.column), v.round, v.rule)
             for v in store.violations(stored.id)
         )
-    return _Found(events, f"stored game {stored.id} ({db.name})", violations)
+        if stored.game == BITE_ME:
+            bites = tuple(store.bite_events(stored.id))
+            warned = tuple(
+                Violation("unchecked", w, SourcePos(where, 0)) for w in warnings_of(bites)
+            )
+            return _BiteFound(bites, title, violations, warned)
+        events = tuple(store.events(stored.id))
+    return _Found(events, title, violations)
 
 
 def find_game(
@@ -63,7 +86,7 @@ def find_game(
     db: Path,
     encoding: str | None = "utf-8",
     say: Callable[[str], None] | None = None,
-) -> _Found:
+) -> _Found | _BiteFound:
     """The game SOURCE names: a record file, a store file with ``--id``, or a stored id
     (a file is read in ``encoding``; None: detected, and ``say`` told which)."""
     from store.stored import source_kind
@@ -129,11 +152,13 @@ def replay_command(
 
     out, err = OUT, ERR
     if _is_bite(source):
-        _replay_bite(Path(source), game, game_id, rnd, seat, step, html)
+        _replay_bite(_bite_file(Path(source), game, game_id), rnd, seat, step, html)
     try:
         found = find_game(
             source, game, game_id, db if db is not None else default_path(), encoding, say_warning
         )
+        if isinstance(found, _BiteFound):  # a stored game of Come on! Bite me!
+            _replay_bite(found, rnd, seat, step, html)
         if not found.events:  # a syntax error or a broken set-up: nothing to fold
             say_error(f"{found.title} cannot be replayed:")
             for v in found.violations:
@@ -171,36 +196,46 @@ def _is_bite(source: str) -> bool:
     return path.is_file() and is_bite(path)
 
 
+def _bite_file(path: Path, number: int | None, game_id: str | None) -> _BiteFound:
+    """The game of "Come on! Bite me!" ``--game``/``--id`` pick in a file, checked;
+    exits 2 when it cannot be read or picked."""
+    from biteme.validate import validate_bite
+    from importers.bite_jsonl import iter_bite_file
+    from importers.picking import pick_game
+
+    try:
+        record = pick_game(path, list(iter_bite_file(path)), number, game_id)
+    except GetbitError as exc:
+        say_error(str(exc))
+        raise typer.Exit(EXIT_UNREADABLE) from None
+    report = validate_bite(record)
+    title = f"{path.name} game {record.index}"
+    return _BiteFound(tuple(report.events), title, report.violations, report.warnings)
+
+
 def _replay_bite(
-    path: Path,
-    number: int | None,
-    game_id: str | None,
+    found: _BiteFound,
     turn: int | None,
     seat: str | None,
     step: bool,
     html: Path | None,
-) -> None:
-    """``getbit replay FILE.bmn`` (or a log of its events): a game of "Come on! Bite
-    me!", turn by turn (``--round`` is its turn, as in ``validate --json``); exits as
-    the command does."""
-    from biteme.validate import validate_bite
-    from importers.bite_jsonl import iter_bite_file
-    from importers.picking import pick_game
+) -> NoReturn:
+    """``getbit replay FILE.bmn`` (or a log of its events, or a stored game's id): a
+    game of "Come on! Bite me!", turn by turn (``--round`` is its turn, as in
+    ``validate --json``); exits as the command does."""
     from replay.bite import TABLE, BiteCursor, render_bite
     from replay.bite_html import write_bite_html
     from replay.bite_step import run_bite
 
+    title = found.title
     try:
-        record = pick_game(path, list(iter_bite_file(path)), number, game_id)
-        report = validate_bite(record)
-        title = f"{path.name} game {record.index}"
-        if not report.events:  # a syntax error or a broken set-up: nothing to fold
+        if not found.events:  # a syntax error or a broken set-up: nothing to fold
             say_error(f"{title} cannot be replayed:")
-            for v in report.violations:
+            for v in found.violations:
                 ERR.print(f"  {escape(str(v))}")
             raise typer.Exit(EXIT_INVALID)
         player = None if seat is None else TABLE if seat.casefold() == "table" else seat
-        cursor = BiteCursor(report.events, report.violations, report.warnings, title, player)
+        cursor = BiteCursor(found.events, found.violations, found.warnings, title, player)
         if turn is not None:
             cursor.turn_events(turn)  # a clear error for a turn the game lacks
         if html is not None:
@@ -218,7 +253,7 @@ def _replay_bite(
     except GetbitError as exc:
         say_error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
-    raise typer.Exit(EXIT_INVALID if report.violations else EXIT_OK)
+    raise typer.Exit(EXIT_INVALID if found.violations else EXIT_OK)
 
 
 def register(app: typer.Typer) -> None:

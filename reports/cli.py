@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
+import attrs
 import typer
 from rich.markup import escape
 
@@ -205,8 +206,11 @@ def stats_command(
         "--html": html_path, "--id": game_id, "--encoding": encoding,
     }
     try:
-        if _which_game(paths or [], rules) == "bite-me":
-            _bite_stats(paths or [], as_json, [k for k, v in given.items() if v])
+        if _which_game(paths or [], rules, db) == "bite-me":
+            store = None if paths else _StoredBites(db, player or (), since, until, tag or ())
+            kept = () if paths else _STORE_FILTERS  # the filters the store's games take
+            _bite_stats(paths or [], as_json, [k for k, v in given.items() if v and k not in kept],
+                        store)
         _stats_options(as_json, csv_path, html_path, game_id, old_game)
         if encoding is not None and not paths:
             raise InputError("--encoding goes with FILES (a store keeps text, not bytes)")
@@ -233,13 +237,21 @@ def stats_command(
     raise typer.Exit(EXIT_UNREADABLE if loaded.problems else EXIT_OK)
 
 
-def _which_game(paths: Sequence[Path], rules: str | None) -> str:
+def _which_game(paths: Sequence[Path], rules: str | None, db: Path | None = None) -> str:
     """Which game ``stats`` counts: ``--rules``, else bite-me when FILES are given and
-    every record file of them is BMN (docs/biteme.md), else get-bit."""
+    every record file of them is BMN (docs/biteme.md), or, without FILES, when the
+    store holds games of Come on! Bite me! only; else get-bit."""
     if rules is not None:
         return rules
     if not paths:
-        return "get-bit"
+        from store import GameStore, default_path
+        from store.listing import default_game
+
+        try:
+            with GameStore(db or default_path(), create=False) as store:
+                return default_game(store)
+        except GetbitError:  # no store: said as Get Bit!'s statistics say it
+            return "get-bit"
     from importers import FOLDER_SUFFIXES, find_files
     from importers.bite_jsonl import is_bite
     from importers.bmn import SUFFIX
@@ -255,9 +267,48 @@ def _which_game(paths: Sequence[Path], rules: str | None) -> str:
     return "bite-me" if bite else "get-bit"
 
 
-def _bite_stats(paths: Sequence[Path], as_json: bool, others: list[str]) -> None:
+#: the filters ``stats --rules bite-me`` takes over the store's games
+_STORE_FILTERS = ("--player", "--since", "--until", "--tag")
+
+
+@attrs.frozen
+class _StoredBites:
+    """Where ``stats --rules bite-me`` without FILES takes its games: the store's
+    live games of Come on! Bite me!, as checked when stored, that the filters keep
+    (``--player``: any of them a seat, ignoring case; ``--tag KEY=VALUE``)."""
+
+    db: Path | None
+    players: Sequence[str]
+    since: str | None
+    until: str | None
+    tags: Sequence[str]
+
+    def games(self) -> list[Any]:
+        from reports.bite_stats import BiteGame
+        from reports.selection import parse_pairs
+        from store import GameStore, default_path
+        from store.listing import GameFilter, list_games
+        from store.listing import tag as tag_of
+
+        chosen = GameFilter.make(since=self.since, until=self.until, game="bite-me")
+        wanted = {p.casefold() for p in self.players}
+        pairs = parse_pairs(self.tags, "--tag")
+        found = []
+        with GameStore(self.db or default_path(), create=False) as store:
+            for game in list_games(store, chosen).games:
+                if wanted and not wanted & {s.casefold() for s in game.swimmers}:
+                    continue
+                if any(tag_of(game, k) != v for k, v in pairs):
+                    continue
+                found.append(BiteGame(store.bite_events(game.id), game.status != "invalid"))
+        return found
+
+
+def _bite_stats(
+    paths: Sequence[Path], as_json: bool, others: list[str], store: _StoredBites | None = None
+) -> None:
     """``getbit stats --rules bite-me FILES``: the games of Come on! Bite me! in FILES
-    (BMN records and logs of its events),
+    (BMN records and logs of its events), or in the store (``store``),
     checked and counted (``reports.bite_stats``); exits as ``stats`` does."""
     from biteme.validate import validate_bite
     from importers import FOLDER_SUFFIXES, find_files
@@ -269,9 +320,7 @@ def _bite_stats(paths: Sequence[Path], as_json: bool, others: list[str]) -> None
         raise InputError(
             f"{', '.join(others)}: not there yet for Come on! Bite me! (it takes FILES, --json)"
         )
-    if not paths:
-        raise InputError("the store keeps Get Bit!'s games only, for now: give FILES (.bmn)")
-    games: list[BiteGame] = []
+    games: list[BiteGame] = store.games() if store is not None else []
     problems = 0
     for path in find_files(paths, (*FOLDER_SUFFIXES, SUFFIX), missing_ok=True):
         if not path.is_file():

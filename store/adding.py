@@ -17,7 +17,7 @@ from importers.wire import payload_json
 from store import readmodel
 from store.encoding import Encoded, Shapes
 from store.schema import compress
-from store.stored import digest, kept_violations, status_of, utc_now
+from store.stored import GET_BIT, digest, kept_violations, status_of, utc_now
 
 __all__ = ["ID_LENGTH", "NewGame", "prepare"]
 
@@ -46,6 +46,7 @@ class NewGame:
     tags: tuple[tuple[str, str], ...]
     status: str
     source: tuple[bytes, int] | None
+    game: str = GET_BIT  # which game (``games.game``): GET_BIT or BITE_ME
 
     def read_model(self, game_id: str) -> list[tuple[Any, ...]]:
         """The read-model rows under the game's id."""

@@ -16,11 +16,13 @@ from typing import Any
 from getbit_events.errors import StoreError
 from getbit_events.events import Event, GameEnded, GameStarted
 from getbit_events.reducer import fold
-from importers.wire import event_from_payload
+from importers.wire import bite_event_from_payload, event_from_payload
 from store import eventlog, readmodel
+from store.bite import expected_row, is_bite_stream
 from store.rows import seq_gaps, why
 from store.schema import (
     CHAIN_COLUMNS,
+    GAME,
     GAME_COLUMNS,
     GUARDS,
     HISTORY_COLUMNS,
@@ -31,9 +33,12 @@ from store.schema import (
 )
 from store.store import GameStore
 from store.stored import (
+    BITE_ME,
     GENESIS,
+    GET_BIT,
     CheckResult,
     Damage,
+    chain_row,
     chain_value,
     read_head,
     rows_digest,
@@ -94,7 +99,7 @@ class _Checker:
             chained = set(CHAIN_COLUMNS) <= columns
             last = GENESIS
             previous: str | None = None
-            for row in self._rows(chained):
+            for row in self._rows(chained, GAME in columns):
                 self.games += 1
                 game_id = str(row["id"])
                 problems = self._game(game_id, row)
@@ -120,11 +125,17 @@ class _Checker:
             conn.execute("COMMIT")
         return CheckResult(self.games, self.events, tuple(self.damage), tuple(self.notes))
 
-    def _rows(self, chained: bool) -> Iterator[dict[str, Any]]:
+    def _rows(self, chained: bool, games: bool) -> Iterator[dict[str, Any]]:
+        """Every games row as a dict (``game``: Get Bit!'s in a store from before
+        ``m007_game``)."""
         names = (*GAME_COLUMNS, *CHAIN_COLUMNS) if chained else GAME_COLUMNS
+        if games:
+            names = (*names, GAME)
         cursor = self.conn.execute(f"SELECT {', '.join(names)} FROM games ORDER BY rowid")
         for values in cursor:
-            yield dict(zip(names, values, strict=True))
+            row = dict(zip(names, values, strict=True))
+            row.setdefault(GAME, GET_BIT)
+            yield row
 
     # -- the chain ---------------------------------------------------------------
 
@@ -135,7 +146,9 @@ class _Checker:
                 problems.append("a game stored before it, the first, is missing")
             else:
                 problems.append(f"a game stored between {previous} and it is missing")
-        own = chain_value(row["prev"] or GENESIS, [row[c] for c in GAME_COLUMNS])
+        own = chain_value(
+            row["prev"] or GENESIS, chain_row([row[c] for c in GAME_COLUMNS], row[GAME])
+        )
         if row["chain"] != own:
             problems.append("its games row was changed (it does not match its chain value)")
         return problems
@@ -206,7 +219,10 @@ class _Checker:
             problems.append("its tags or swimmers are not the JSON they were stored as")
             tags = tags or {}
         digest = rows_digest((r[1:] for r in stored), tags.items(), violations)
-        events, unread = _decode(stored)
+        bite = is_bite_stream([r[1] for r in stored])
+        if bite != (row[GAME] == BITE_ME):
+            problems.append(f"its games row does not match its events (game: {row[GAME]})")
+        events, unread = _decode(stored, bite)
         problems.extend(unread)
         if digest != row["hash"]:
             problems.append(
@@ -217,7 +233,9 @@ class _Checker:
         if unread:
             return problems
         expected: dict[str, Any] = {"events": len(stored), "violations": len(violations)}
-        if events:
+        if bite:
+            problems.extend(self._bite(game_id, events, expected, row, tags, len(violations)))
+        elif events:
             problems.extend(self._fold(game_id, events, expected, row, tags, len(violations)))
         else:
             expected.update(status="invalid", winner=None, rounds=0, variant=None)
@@ -258,6 +276,27 @@ class _Checker:
         if tags != dict(setup.tags) or _json(row["swimmers"], list) != list(setup.line):
             problems.append("its games row does not match its events (tags, swimmers)")
         problems.extend(self._read_model(game_id, rows))
+        return problems
+
+    def _bite(
+        self,
+        game_id: str,
+        events: list[Any],
+        expected: dict[str, Any],
+        row: dict[str, Any],
+        tags: dict[str, Any],
+        violations: int,
+    ) -> list[str]:
+        """:meth:`_fold` for a game of "Come on! Bite me!" (``store.bite``): no read-model rows."""
+        try:
+            found = expected_row(events, violations)
+        except Exception as exc:  # events that read but do not make a game
+            return [f"its events do not fold: {why(exc)}"]
+        problems = []
+        if tags != found.pop("tags") or _json(row["swimmers"], list) != found.pop("swimmers"):
+            problems.append("its games row does not match its events (tags, swimmers)")
+        expected.update(found)
+        problems.extend(self._read_model(game_id, []))
         return problems
 
     def _read_model(self, game_id: str, rows: list[tuple[Any, ...]]) -> list[str]:
@@ -395,9 +434,11 @@ def _cycle(supersedes: Mapping[str, Sequence[str]], start: str) -> bool:
     return False
 
 
-def _decode(stored: list[tuple[Any, ...]]) -> tuple[list[Event], list[str]]:
-    """The events of a game's rows, read the careful way; what cannot be read."""
-    events: list[Event] = []
+def _decode(stored: list[tuple[Any, ...]], bite: bool) -> tuple[list[Any], list[str]]:
+    """The events of a game's rows (``bite``: of "Come on! Bite me!"), read the
+    careful way; what cannot be read."""
+    read = bite_event_from_payload if bite else event_from_payload
+    events: list[Any] = []
     unread: list[str] = []
     for seq, tag, version, round_, payload in stored:
         if payload is None:  # its element could not be read: said already
@@ -411,7 +452,7 @@ def _decode(stored: list[tuple[Any, ...]]) -> tuple[list[Event], list[str]]:
             unread.append(f"event {seq} ({_short(tag)}): its payload is not a JSON object")
             continue
         try:
-            events.append(event_from_payload(tag, version, round_, data))
+            events.append(read(tag, version, round_, data))
         except Exception as exc:
             unread.append(f"event {seq} ({_short(tag)}) is not an event: {why(exc)}")
     if len(unread) > _SAID:

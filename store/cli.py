@@ -16,11 +16,13 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+import attrs
 import typer
 from rich.cells import cell_len
 from rich.markup import escape
 from rich.text import Text
 
+from biteme.validate import BiteReport
 from console import (
     ERR,
     EXIT_INVALID,
@@ -34,6 +36,7 @@ from console import (
 )
 from console.options import (
     RecordFormat,
+    Rules,
     Status,
     Variant,
     db_option,
@@ -44,6 +47,7 @@ from console.options import (
     limit_option,
     output_option,
     player_option,
+    rules_option,
     since_option,
     status_option,
     until_option,
@@ -52,7 +56,7 @@ from console.options import (
 from console.progress import Bar, file_sizes
 from getbit_events.errors import GetbitError, InputError, StoreError
 from getbit_events.validate import GameReport
-from importers import find_files, folder_suffixes
+from importers import find_files, record_suffixes
 from importers.reading import codec, date_warnings
 from importers.workers import default_jobs
 from store import (
@@ -63,6 +67,7 @@ from store import (
     check_store,
     default_path,
 )
+from store.bite_cli import export_text, show_bite
 from store.importing import (
     GameFailure,
     ImportSummary,
@@ -71,7 +76,15 @@ from store.importing import (
     revision_hint,
 )
 from store.jobs import Checked
-from store.listing import HEADER, GameFilter, event_streams, list_games, tab_line
+from store.listing import (
+    HEADER,
+    GameFilter,
+    default_game,
+    event_streams,
+    list_games,
+    tab_line,
+)
+from store.stored import BITE_ME
 
 __all__ = ["history_lines", "register"]
 
@@ -102,7 +115,9 @@ def _fail(exc: GetbitError) -> typer.Exit:
 def import_command(
     paths: Annotated[
         list[Path],
-        typer.Argument(metavar="PATH", help="GBN, JSON Lines or CSV files, or folders"),
+        typer.Argument(
+            metavar="PATH", help="GBN, JSON Lines, CSV or BMN (Come on! Bite me!) files, or folders"
+        ),
     ],
     fmt: Annotated[
         RecordFormat, format_option("the record format (auto: by file ending)")
@@ -127,7 +142,8 @@ def import_command(
 ) -> None:
     """Store recorded games: valid ones, and invalid ones with their violations.
 
-    A folder gives its .gbn and .jsonl files (its .csv too with --format csv).
+    A folder gives its .gbn, .jsonl and .bmn files (its .csv too with --format csv);
+    games of Get Bit! and of Come on! Bite me! go in the same store.
     """
     _check_encoding(encoding)
     if replaces is not None:
@@ -141,7 +157,7 @@ def import_command(
         except GetbitError as exc:
             raise _fail(exc) from None
         try:
-            sizes = file_sizes(find_files(paths, folder_suffixes(fmt)))
+            sizes = file_sizes(find_files(paths, record_suffixes(fmt)))
         except GetbitError as exc:
             raise _fail(exc) from None
         bar = stack.enter_context(
@@ -149,11 +165,11 @@ def import_command(
         )
 
         def report_game(
-            report: GameReport | Checked | InputError | GameFailure, result: Any
+            report: GameReport | BiteReport | Checked | InputError | GameFailure, result: Any
         ) -> None:  # the writer's, in input order, whatever --jobs
             if isinstance(report, Checked):
                 bar.advance(report.size)
-            elif isinstance(report, GameReport):
+            elif isinstance(report, GameReport | BiteReport):
                 bar.advance(len(report.record.text or b""))
             _tell_game(report, result)
 
@@ -177,7 +193,9 @@ def import_command(
     raise typer.Exit(summary.exit_code)
 
 
-def _tell_game(report: GameReport | Checked | InputError | GameFailure, result: Any) -> None:
+def _tell_game(
+    report: GameReport | BiteReport | Checked | InputError | GameFailure, result: Any
+) -> None:
     """What import says on stderr of one game once its batch is stored: a file it
     could not read, a game left out, warnings, violations, a likely revision."""
     if isinstance(report, InputError | GameFailure):
@@ -229,6 +247,7 @@ _VariantOption = Annotated[Variant | None, variant_option()]
 _SinceOption = Annotated[str | None, since_option()]
 _UntilOption = Annotated[str | None, until_option()]
 _LimitOption = Annotated[int | None, limit_option()]
+_RulesOption = Annotated[Rules | None, rules_option()]
 
 
 def games_command(
@@ -238,6 +257,7 @@ def games_command(
     since: _SinceOption = None,
     until: _UntilOption = None,
     limit: _LimitOption = None,
+    rules: _RulesOption = None,
     db: DbOption = None,
     as_json: Annotated[bool, json_option("one JSON object per game")] = False,
     everything: Annotated[
@@ -250,7 +270,7 @@ def games_command(
     """
     damaged: list[Damage] = []
     try:
-        chosen = GameFilter.make(player, status, variant, since, until, limit)
+        chosen = GameFilter.make(player, status, variant, since, until, limit, rules)
         with _open(db) as store:
             listing = list_games(store, chosen, everything, damaged.append)
     except GetbitError as exc:
@@ -318,6 +338,12 @@ def show_command(
             if source:
                 _show_source(stored.id, store.source(stored.id))
                 return
+            if stored.game == BITE_ME:  # Come on! Bite me!: its verdict and record
+                said = history_lines(stored.id, store.history(stored.id))
+                problem = show_bite(store, stored, as_json, said)
+                if problem is not None:
+                    raise _fail(problem)
+                return
             violations = store.violations(stored.id)
             history = store.history(stored.id)
             try:  # what the row says is shown only with a word on its events
@@ -378,9 +404,12 @@ def export_command(
         typer.Argument(metavar="ID", help="game ids (or the start of them)", show_default=False),
     ] = None,
     fmt: Annotated[
-        Literal["gbn", "jsonl", "parquet"],
-        format_option("GBN, a JSON Lines event log, or Parquet tables (a folder: -o DIR)"),
-    ] = "gbn",
+        Literal["gbn", "bmn", "jsonl", "parquet"] | None,
+        format_option(
+            "GBN (BMN for Come on! Bite me!), a JSON Lines event log, or Parquet tables "
+            "(a folder: -o DIR)  [default: gbn, or bmn]"
+        ),
+    ] = None,
     output: Annotated[Path | None, output_option()] = None,
     db: DbOption = None,
     every: Annotated[
@@ -392,6 +421,7 @@ def export_command(
     since: _SinceOption = None,
     until: _UntilOption = None,
     limit: _LimitOption = None,
+    rules: _RulesOption = None,
 ) -> None:
     """Write stored games back as canonical GBN, a JSON Lines event log, or Parquet.
 
@@ -399,7 +429,7 @@ def export_command(
     (--all: superseded and retracted too). --format parquet writes a folder (-o DIR)
     of tables for DuckDB and Spark, the history of each game in its revision column.
     """
-    filtered = any(v is not None for v in (player, status, variant, since, until, limit))
+    filtered = any(v is not None for v in (player, status, variant, since, until, limit, rules))
     if games and (every or filtered):
         say_error("give game ids, or choose games as 'getbit games' does, not both")
         raise typer.Exit(EXIT_UNREADABLE)
@@ -407,10 +437,12 @@ def export_command(
         say_error("--format parquet writes a folder: give -o DIR")
         raise typer.Exit(EXIT_UNREADABLE)
     try:
-        chosen = GameFilter.make(player, status, variant, since, until, limit)
+        chosen = GameFilter.make(player, status, variant, since, until, limit, rules)
         with _open(db) as store:
             damaged: list[Damage] = []
             refs = list(games) if games else None
+            if refs is None and chosen.game is None:  # one game at a time: Get Bit!'s,
+                chosen = attrs.evolve(chosen, game=default_game(store))  # unless no other
             if refs is None and not (fmt == "parquet" and every and not filtered):
                 refs = [g.id for g in list_games(store, chosen, every, damaged.append).games]
             _say_damaged(damaged)
@@ -420,18 +452,12 @@ def export_command(
                 assert output is not None
                 export_parquet(store, refs, output, EXIT_UNREADABLE if damaged else EXIT_OK)
             assert refs is not None
-            streams, problems = event_streams(store, refs, chosen=not games)
+            streams, bites, problems = event_streams(store, refs, chosen=not games)
             for problem in problems:
                 say_error(str(problem))
+        text = export_text(streams, bites, fmt)
     except GetbitError as exc:
         raise _fail(exc) from None
-    from importers.gbn import write_gbn
-    from importers.jsonl import write_jsonl
-
-    if fmt == "gbn":
-        text = write_gbn(events for _, events in streams)
-    else:
-        text = "".join(write_jsonl(streams))
     _write(text, output)
     raise typer.Exit(EXIT_UNREADABLE if problems or damaged else EXIT_OK)
 

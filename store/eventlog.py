@@ -295,14 +295,16 @@ def _strings(text: Any, out: Decoded) -> list[Any]:
 
 
 def stream_runs(
-    conn: sqlite3.Connection,
+    conn: sqlite3.Connection, game: str = "get-bit"
 ) -> Iterator[tuple[str, int | None, Any, list[tuple[Any, Any, Any]]]]:
-    """Every game in the order stored: its id, how many events its row holds, its
-    strings' text (None: no events stored) and its runs (seq, round, events)."""
+    """Every game of ``game`` (``games.game``) in the order stored: its id, how many
+    events its row holds, its strings' text (None: no events stored) and its runs
+    (seq, round, events)."""
     cursor = conn.execute(
         "SELECT g.id, g.events, eg.strings, r.seq, r.round, r.events FROM games g "
         "LEFT JOIN event_games eg ON eg.game_id = g.id "
-        "LEFT JOIN event_runs r ON r.game = eg.game ORDER BY g.rowid, r.seq"
+        "LEFT JOIN event_runs r ON r.game = eg.game WHERE g.game = ? ORDER BY g.rowid, r.seq",
+        (game,),
     )
     current: str | None = None
     held: int | None = None

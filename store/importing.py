@@ -17,11 +17,14 @@ from typing import Any
 
 import attrs
 
+from biteme.record import BiteRecord
+from biteme.validate import BiteReport
 from console import EXIT_BUG, EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE
 from getbit_events.errors import InputError
 from getbit_events.record import RecordedGame
-from getbit_events.validate import GameReport, validate_game
-from importers import find_files, folder_suffixes
+from getbit_events.validate import GameReport
+from importers import find_files, record_suffixes
+from store.bite import check
 from store.jobs import Checked, GameFailure, Note, Work, checked_games, files_items
 from store.store import BatchLost, GameStore
 from store.stored import AddResult, HistoryEntry
@@ -68,7 +71,9 @@ class ImportSummary:
         return attrs.asdict(self)
 
     def count(
-        self, report: GameReport | Checked | InputError | GameFailure, result: AddResult | None
+        self,
+        report: GameReport | BiteReport | Checked | InputError | GameFailure,
+        result: AddResult | None,
     ) -> None:
         """Count one game (or one file that could not be read) of the import."""
         if isinstance(report, GameFailure):
@@ -94,7 +99,7 @@ class ImportSummary:
                 self.revisions.append(revision_hint(report, result))
 
 
-def revision_hint(report: GameReport | Checked, result: AddResult) -> dict[str, Any]:
+def revision_hint(report: GameReport | BiteReport | Checked, result: AddResult) -> dict[str, Any]:
     """Where a new game is that looks like a revision of stored ones, and how to
     say it replaces one (the hint is never acted on)."""
     target = result.revision_of[-1]  # the latest stored
@@ -147,7 +152,9 @@ def import_paths(
     is told once, by this process, in its place among the reports.
     """
     summary = ImportSummary()
-    Item = tuple[GameReport | Checked | InputError | GameFailure | Note, AddResult | None]
+    Item = tuple[
+        GameReport | BiteReport | Checked | InputError | GameFailure | Note, AddResult | None
+    ]
     pending: list[Item] = []
     found = list(_walk(paths, fmt))  # every path checked before anything is stored
 
@@ -188,8 +195,9 @@ def import_paths(
 
 
 def _walk(paths: list[Path], fmt: str) -> Iterator[Path]:
-    """The files of ``paths`` in format ``fmt`` (``auto``: a folder's GBN and JSON Lines)."""
-    return find_files(paths, folder_suffixes(fmt))
+    """The files of ``paths`` in format ``fmt`` (``auto``: a folder's GBN, JSON Lines
+    and BMN)."""
+    return find_files(paths, record_suffixes(fmt))
 
 
 @attrs.frozen
@@ -197,7 +205,7 @@ class Revision:
     """What ``import FILE --replaces ID`` did: the corrected record's game, stored
     (or found already stored), and the fact appended (None: it was already there)."""
 
-    report: GameReport
+    report: GameReport | BiteReport
     added: AddResult
     target: str
     entry: HistoryEntry | None
@@ -232,15 +240,15 @@ def import_revision(
     store refuses the revision (``GameStore.supersede``). ``encoding`` and ``say``
     are ``importers.iter_file``'s.
     """
-    from importers import iter_file
+    from importers import iter_records
 
-    records: list[RecordedGame] = []
+    records: list[RecordedGame | BiteRecord] = []
     for path in paths:
         if path.is_dir():
             raise InputError(f"{path}: --replaces takes one file, the corrected record")
         if not path.exists():
             raise InputError(f"{path}: no such file")
-        records.extend(iter_file(path, fmt, encoding=encoding, say=say))
+        records.extend(iter_records(path, fmt, encoding=encoding, say=say))
         if len(records) > 1:
             break
     if len(records) != 1:
@@ -249,7 +257,7 @@ def import_revision(
             f"{', '.join(map(str, paths))}: holds {many}; --replaces takes a file of exactly "
             "one game (the corrected record); nothing is stored"
         )
-    report = validate_game(records[0])
+    report = check(records[0])
     if not report.readable:
         first = report.violations[0] if report.violations else report.source
         raise InputError(f"{first}: the corrected record has syntax errors: nothing is stored")

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import attrs
 
+from biteme.record import BiteRecord
+from biteme.validate import BiteReport, validate_bite
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.record import RecordedGame
 from getbit_events.validate import GameReport, validate_game
@@ -28,6 +30,7 @@ from importers.reading import date_warnings
 from importers.workers import AHEAD, bug, default_jobs, in_order
 from importers.workers import CHUNK as WORKER_CHUNK
 from store.adding import NewGame, prepare
+from store.bite import prepare_bite
 
 __all__ = [
     "AHEAD",
@@ -66,7 +69,7 @@ class GameFailure:
         return f"{self.source}:{self.line}:{which} {what}: {self.reason}"
 
     @classmethod
-    def of(cls, record: RecordedGame | Checked, exc: Exception) -> GameFailure:
+    def of(cls, record: RecordedGame | BiteRecord | Checked, exc: Exception) -> GameFailure:
         line, game = (
             (record.line, record.game) if isinstance(record, Checked)
             else (record.pos.line, record.index)
@@ -115,7 +118,7 @@ class Checked:
         return _Where(_Pos(self.line))
 
     @classmethod
-    def of(cls, report: GameReport) -> Checked:
+    def of(cls, report: GameReport | BiteReport) -> Checked:
         return cls(
             report.source, report.game, report.record.pos.line, report.readable, report.valid,
             tuple(str(v) for v in report.violations), len(report.record.text or b""),
@@ -125,9 +128,11 @@ class Checked:
 
 #: What the writer gets for one item of the input: a checked game and what to
 #: store of it (None: nothing), or a file that cannot be read, or a failure.
-Work = tuple[GameReport | Checked | InputError | GameFailure | Note, NewGame | None]
-#: One item of the input, as the workers read it.
-Item = RecordedGame | InputError | GameFailure | Note
+Work = tuple[
+    GameReport | BiteReport | Checked | InputError | GameFailure | Note, NewGame | None
+]
+#: One item of the input, as the workers read it (a game of either game).
+Item = RecordedGame | BiteRecord | InputError | GameFailure | Note
 
 
 def _work(item: Item, valid_only: bool, light: bool) -> Work:
@@ -135,10 +140,11 @@ def _work(item: Item, valid_only: bool, light: bool) -> Work:
     if isinstance(item, InputError | GameFailure | Note):
         return item, None
     try:
-        report = validate_game(item)
+        # each game by its own rules, and made ready to store as its own (store.bite)
+        report = validate_bite(item) if isinstance(item, BiteRecord) else validate_game(item)
         new = None
         if report.readable and (report.valid or not valid_only):
-            new = prepare(report)
+            new = prepare_bite(report) if isinstance(report, BiteReport) else prepare(report)
         return (Checked.of(report) if light else report), new
     except Exception as exc:  # this game only: the next one goes on
         return GameFailure.of(item, exc), None
@@ -166,13 +172,13 @@ def files_items(
     read in when it was detected (``encoding`` is ``importers.iter_file``'s)."""
 
     def items() -> Iterator[Item]:
-        from importers import iter_file
+        from importers import iter_records
 
         for path in paths:
             line = 1
             try:
                 notes: list[str] = []
-                games = iter_file(path, fmt, encoding=encoding, say=notes.append)
+                games = iter_records(path, fmt, encoding=encoding, say=notes.append)
                 yield from map(Note, notes)
                 for record in games:
                     line = record.pos.line

@@ -9,18 +9,20 @@ from itertools import islice
 
 import attrs
 
+from biteme.events import BiteEvent
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.events import Event
 from getbit_events.rules import VARIANTS
 from importers.reading import date_option, iso_date
 from store.store import GameStore
-from store.stored import Damage, StoredGame
+from store.stored import BITE_ME, GAMES, Damage, StoredGame
 
 __all__ = [
     "HEADER",
     "STATUSES",
     "GameFilter",
     "Listing",
+    "default_game",
     "event_streams",
     "list_games",
     "tab_line",
@@ -50,6 +52,7 @@ class GameFilter:
     since: str | None = None
     until: str | None = None
     limit: int | None = None
+    game: str | None = None  # ``--rules``: get-bit or bite-me
 
     @classmethod
     def make(
@@ -60,12 +63,15 @@ class GameFilter:
         since: str | None = None,
         until: str | None = None,
         limit: int | None = None,
+        game: str | None = None,
     ) -> GameFilter:
         """Filters from command-line strings (InputError on a bad value, saying why)."""
         if status is not None and status not in STATUSES:
             raise InputError(f"--status is valid, invalid or unfinished, not {status}")
         if variant is not None and variant.casefold() not in VARIANTS:
             raise InputError(f"--variant is one of {', '.join(VARIANTS)}, not {variant}")
+        if game is not None and game.casefold() not in GAMES:
+            raise InputError(f"--rules is get-bit or bite-me, not {game}")
         if limit is not None and limit < 0:
             raise InputError(f"--limit is a number of games, 0 or more, not {limit}")
         return cls(
@@ -75,6 +81,7 @@ class GameFilter:
             date_option(since, "--since"),
             date_option(until, "--until"),
             limit,
+            game.casefold() if game is not None else None,
         )
 
     def keeps(self, game: StoredGame) -> bool:
@@ -103,6 +110,7 @@ _COLUMNS: tuple[tuple[str, Callable[[StoredGame], str]], ...] = (
     ("winner", lambda g: g.winner or ""),
     ("rounds", lambda g: str(g.rounds)),
     ("source", lambda g: f"{g.source}:{g.source_line}" if g.source else ""),
+    ("game", lambda g: g.game),  # last: the columns before keep their places
 )
 HEADER: tuple[str, ...] = tuple(name for name, _ in _COLUMNS)
 
@@ -146,7 +154,8 @@ def list_games(
     superseded and retracted too); damaged rows go to ``on_damaged``."""
     dropped = store.dropped()
     found = store.games(
-        player=chosen.player, status=chosen.status, on_damaged=on_damaged, everything=True
+        player=chosen.player, status=chosen.status, on_damaged=on_damaged, everything=True,
+        game=chosen.game,
     )
     passing: Iterator[StoredGame] = (g for g in found if chosen.keeps(g))
     hidden: dict[str, int] = {}
@@ -163,18 +172,36 @@ def list_games(
     return Listing(kept, dropped, hidden)
 
 
+def default_game(store: GameStore) -> str:
+    """The game a command over the store means when ``--rules`` does not say:
+    Get Bit!, unless the store holds games of "Come on! Bite me!" only."""
+    for game in GAMES:
+        if store.count(game=game):
+            return game
+    return GAMES[0]
+
+
 def event_streams(
     store: GameStore, refs: list[str], chosen: bool
-) -> tuple[list[tuple[str, list[Event]]], list[GetbitError]]:
-    """The event streams of the games ``refs`` name, and why each one that could not
-    be read could not (the others are exported). A game whose set-up broke the rules
-    has no events: an error when named, left out when ``chosen`` as ``games`` lists."""
+) -> tuple[
+    list[tuple[str, list[Event]]], list[tuple[str, list[BiteEvent]]], list[GetbitError]
+]:
+    """The event streams of the games ``refs`` name, Get Bit!'s and those of "Come on!
+    Bite me!" apart, and why each one that could not be read could not (the others
+    are exported). A game whose set-up broke the rules has no events: an error when
+    named, left out when ``chosen`` as ``games`` lists."""
     streams = []
+    bites = []
     problems: list[GetbitError] = []
     for ref in refs:
         try:
             stored = store.game(ref)
-            events = store.events(stored.id)
+            if stored.game == BITE_ME:
+                bite = store.bite_events(stored.id)
+                if bite:
+                    bites.append((stored.id, bite))
+                    continue
+            events = [] if stored.game == BITE_ME else store.events(stored.id)
             if not events:
                 if chosen:
                     continue
@@ -186,4 +213,4 @@ def event_streams(
             problems.append(exc)
             continue
         streams.append((stored.id, events))
-    return streams, problems
+    return streams, bites, problems

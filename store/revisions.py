@@ -16,8 +16,9 @@ from operator import itemgetter
 
 from getbit_events.errors import InputError
 from store import readmodel
-from store.schema import DROPPED, live
+from store.schema import DROPPED, GAME, live
 from store.stored import (
+    GAME_NAMES,
     GENESIS,
     HistoryEntry,
     chain_head,
@@ -114,6 +115,15 @@ def append_revision(
         raise InputError(
             f"the record is game {target} itself, as stored: there is nothing to replace "
             "(is it the corrected record?)"
+        )
+    kinds = dict(conn.execute(
+        f"SELECT id, {GAME} FROM games WHERE id IN (?, ?)", (game_id, target)
+    ).fetchall())
+    if kinds.get(game_id) != kinds.get(target):
+        theirs, ours = (GAME_NAMES.get(str(kinds.get(g)), "?") for g in (target, game_id))
+        raise InputError(
+            f"game {target} is a game of {theirs}, the record one of {ours}: a record "
+            "replaces a game of its own game only"
         )
     if game_id in _earlier(conn, target):
         raise InputError(
@@ -212,8 +222,8 @@ def lookalikes(
     found = []
     rows = conn.execute(
         f"SELECT id, tags FROM games WHERE swimmers = ? AND id != ? AND {live('id')} "
-        "ORDER BY rowid",
-        (swimmers, game_id),
+        f"AND {GAME} = (SELECT {GAME} FROM games WHERE id = ?) ORDER BY rowid",
+        (swimmers, game_id, game_id),
     )
     for other_id, text in rows:
         other = json.loads(text)

@@ -13,12 +13,12 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
-from getbit_events.errors import StoreError
+from getbit_events.errors import InputError, StoreError
 from getbit_events.events import Event
 from importers.wire import trusted_event
 from store import eventlog
-from store.schema import GAME_COLUMNS
-from store.stored import Damage, StoredGame, rows_digest
+from store.schema import GAME, GAME_COLUMNS
+from store.stored import GAME_NAMES, GET_BIT, Damage, StoredGame, rows_digest
 
 __all__ = [
     "damage_of",
@@ -39,6 +39,7 @@ __all__ = [
 loads: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 _FIRST = operator.itemgetter(0)
+_E = TypeVar("_E")
 _SHARED = 100_000  # events read_streams keeps to share, at most
 
 
@@ -69,15 +70,20 @@ def seq_gaps(rows: Sequence[tuple[Any, ...]], held: int | None) -> str | None:
     return None
 
 
-def stored_event(game_id: str, row: tuple[Any, ...]) -> Event:
-    """The event of a stored row (seq, type, version, round, payload); a StoreError
+def stored_event(
+    game_id: str,
+    row: tuple[Any, ...],
+    make: Callable[[Any, Any, Any, dict[str, Any]], _E] = trusted_event,  # type: ignore[assignment]
+) -> _E:
+    """The event of a stored row (seq, type, version, round, payload), made by
+    ``make`` (``wire.trusted_bite_event`` for "Come on! Bite me!"); a StoreError
     naming the game and the seq when it cannot be read."""
     seq, tag, version, round_, payload = row
     try:
         data = json.loads(payload)
         if not isinstance(data, dict):
             raise ValueError("the payload is not a JSON object")
-        return trusted_event(tag, version, round_, data)
+        return make(tag, version, round_, data)
     except Exception as exc:
         raise StoreError(
             f"game {game_id} is damaged: event {seq} ({str(tag)[:40]}) cannot be read: {why(exc)}; "
@@ -93,6 +99,7 @@ def why(exc: BaseException) -> str:
 def stored_game(row: dict[str, Any]) -> StoredGame:
     """The value of a games row; StoreError naming the game when the row is damaged."""
     fields = {name: row[name] for name in GAME_COLUMNS}
+    fields[GAME] = row.get(GAME) or GET_BIT
     try:
         tags = json.loads(row["tags"] or "{}")
         swimmers = json.loads(row["swimmers"] or "[]")
@@ -107,14 +114,24 @@ def stored_game(row: dict[str, Any]) -> StoredGame:
 
 
 def read_events(
-    conn: sqlite3.Connection, kinds: eventlog.Kinds | None, game_id: str
-) -> list[Event]:
-    """``GameStore.events``: a game's stream, a StoreError naming it when damaged."""
+    conn: sqlite3.Connection,
+    kinds: eventlog.Kinds | None,
+    game_id: str,
+    make: Callable[[Any, Any, Any, dict[str, Any]], _E] = trusted_event,  # type: ignore[assignment]
+    game: str = GET_BIT,
+) -> list[_E]:
+    """``GameStore.events``: a game's stream, a StoreError naming it when damaged; an
+    InputError when it is not a game of ``game`` (whose events ``make`` makes)."""
+    held = conn.execute(
+        f"SELECT events, hash, {GAME} FROM games WHERE id = ?", (game_id,)
+    ).fetchone()
+    if held is not None and held[2] != game:
+        raise InputError(
+            f"game {game_id} is a game of {GAME_NAMES.get(held[2], held[2])}, not of "
+            f"{GAME_NAMES[game]}"
+        )
     decoded = eventlog.game_rows(conn, kinds, game_id)
     rows = decoded.rows
-    held = conn.execute(
-        "SELECT events, hash FROM games WHERE id = ?", (game_id,)
-    ).fetchone()
     problem = decoded.unread[0] if decoded.unread else None
     problem = problem or seq_gaps(rows, held[0] if held is not None else None)
     if problem is None and rows and held is not None:
@@ -126,7 +143,7 @@ def read_events(
             problem = "its events or violations are not those it was stored with"
     if problem is not None:
         raise StoreError(f"game {game_id} is damaged: {problem}; run getbit check")
-    return [stored_event(game_id, row) for row in rows]
+    return [stored_event(game_id, row, make) for row in rows]
 
 
 def read_streams(
@@ -134,7 +151,8 @@ def read_streams(
     kinds: eventlog.Kinds | None,
     on_damaged: Callable[[Damage], None] | None = None,
 ) -> Iterator[tuple[str, list[Event]]]:
-    """``GameStore.streams``: every game's stream in the order stored, events shared."""
+    """``GameStore.streams``: every game's stream in the order stored, events shared
+    (Get Bit!'s games: a store from before ``m007_game`` holds no other)."""
     if kinds is None:  # a store from before: its table of events
         yield from _careful_streams(conn, _stored_rows(conn), on_damaged)
         return

@@ -11,12 +11,13 @@ import zlib
 import sqlite_utils
 
 from store import eventlog, readmodel
-from store.stored import GENESIS, chain_head, chain_value
+from store.stored import GAMES, GENESIS, GET_BIT, chain_head, chain_value
 
 __all__ = [
     "CHAIN_COLUMNS",
     "DROPPED",
     "FACT_TABLES",
+    "GAME",
     "GAME_COLUMNS",
     "GUARDS",
     "HISTORY_COLUMNS",
@@ -48,6 +49,10 @@ GAME_COLUMNS = (
     "id", "hash", "source", "source_line", "source_game", "tags", "variant", "swimmers",
     "status", "winner", "rounds", "events", "violations", "imported_at",
 )
+#: The column of ``games`` saying which game a stored game is of (``m007_game``):
+#: ``get-bit`` or ``bite-me`` (``stored.GAMES``). Its chain value covers it where it
+#: is not ``get-bit`` (``stored.chain_row``), so a migrated store's chain stands.
+GAME = "game"
 #: The chain's columns of ``games``: the previous game's chain value, and this game's.
 CHAIN_COLUMNS = ("prev", "chain")
 
@@ -391,3 +396,19 @@ def compress(text: bytes) -> tuple[bytes, int]:
     and its length."""
     packed = zlib.compress(text, 6)
     return (packed if len(packed) < len(text) else text), len(text)
+
+
+@MIGRATIONS()
+def m007_game(db: sqlite_utils.Database) -> None:
+    """``games.game``: which game a stored game is of, ``get-bit`` or ``bite-me``
+    ("Come on! Bite me!", docs/biteme.md); every game stored before is Get Bit!'s.
+
+    Adding the column rewrites no row, so the chain stands: a game's chain value
+    covers ``game`` only where it is not ``get-bit`` (``stored.chain_row``).
+    """
+    games = ", ".join(f"'{g}'" for g in GAMES)
+    db.execute(
+        f"ALTER TABLE games ADD COLUMN {GAME} TEXT NOT NULL DEFAULT '{GET_BIT}' "
+        f"CHECK ({GAME} IN ({games}))"
+    )
+    db.execute(f"CREATE INDEX games_game ON games ({GAME})")

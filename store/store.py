@@ -12,11 +12,15 @@ from typing import Any
 
 import sqlite_utils
 
+from biteme.events import BiteEvent
+from biteme.validate import BiteReport
 from getbit_events.errors import InputError, StoreError
 from getbit_events.events import Event
 from getbit_events.validate import GameReport
+from importers.wire import trusted_bite_event
 from store import eventlog, readmodel, revisions
-from store.adding import ID_LENGTH, NewGame, prepare
+from store.adding import ID_LENGTH, NewGame
+from store.bite import prepare_either
 from store.opening import connect, use_wal
 from store.rebuilding import rebuild_read_model
 from store.rows import (
@@ -29,6 +33,7 @@ from store.rows import (
 )
 from store.schema import (
     CHAIN_COLUMNS,
+    GAME,
     GAME_COLUMNS,
     MIGRATIONS,
     create_read_model,
@@ -38,6 +43,7 @@ from store.schema import (
     rewrite_guard,
 )
 from store.stored import (
+    BITE_ME,
     GENESIS,
     AddResult,
     Damage,
@@ -46,6 +52,7 @@ from store.stored import (
     StoredGame,
     StoredViolation,
     chain_head,
+    chain_row,
     chain_value,
     default_path,
     read_head,
@@ -117,7 +124,7 @@ class GameStore:
 
     def _prepare(self) -> None:
         cols = list(readmodel.COLUMNS)
-        columns = (*GAME_COLUMNS, *CHAIN_COLUMNS)
+        columns = (*GAME_COLUMNS, *CHAIN_COLUMNS, GAME)
         self._insert_game = (
             f"INSERT INTO games ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
         )
@@ -231,7 +238,7 @@ class GameStore:
             raise
         conn.execute("RELEASE game")
 
-    def add(self, report: GameReport | NewGame) -> AddResult:
+    def add(self, report: GameReport | BiteReport | NewGame) -> AddResult:
         """Store one validated game with its events, violations and read-model rows.
 
         The game is written whole or not at all. A game already stored (the
@@ -240,7 +247,7 @@ class GameStore:
         cannot be stored (InputError): there is no game to keep. ``report`` may
         be what ``adding.prepare`` made of it (in a worker process).
         """
-        new = report if isinstance(report, NewGame) else prepare(report)
+        new = report if isinstance(report, NewGame) else prepare_either(report)
         batch = self._batch
         try:
             with self._write() if batch is None else self._savepoint(batch) as conn:
@@ -275,14 +282,14 @@ class GameStore:
         or, for a game already stored, what adding it did."""
         game_id = new.digest[:ID_LENGTH]
         try:  # the unique id and hash find a game already stored
-            seq, chain = self._insert(conn, prev, (game_id, new.digest, *new.row))
+            seq, chain = self._insert(conn, prev, (game_id, new.digest, *new.row), new.game)
         except sqlite3.IntegrityError:
             known = conn.execute("SELECT id FROM games WHERE hash = ?", (new.digest,))
             found = known.fetchone()
             if found is not None:
                 return AddResult(found[0], False, new.status)
             game_id = self._free_id(new.digest)  # another game's hash starts the same
-            seq, chain = self._insert(conn, prev, (game_id, new.digest, *new.row))
+            seq, chain = self._insert(conn, prev, (game_id, new.digest, *new.row), new.game)
         if conn.execute(self._orphans, (game_id,)).fetchone() is not None:
             raise StoreError(
                 f"game {game_id}: the store holds events under its id but no game "
@@ -342,11 +349,12 @@ class GameStore:
             raise StoreError(f"{self.path}: could not write the history: {exc}") from None
 
     def _insert(
-        self, conn: sqlite3.Connection, prev: str, row: tuple[Any, ...]
+        self, conn: sqlite3.Connection, prev: str, row: tuple[Any, ...], game: str
     ) -> tuple[int, str]:
-        """Insert a games row chained to ``prev``: its rowid (the game's order) and chain value."""
-        chain = chain_value(prev, row)
-        return conn.execute(self._insert_game, (*row, prev, chain)).lastrowid or 0, chain
+        """Insert a games row of ``game`` chained to ``prev``: its rowid (the game's
+        order) and chain value."""
+        chain = chain_value(prev, chain_row(row, game))
+        return conn.execute(self._insert_game, (*row, prev, chain, game)).lastrowid or 0, chain
 
     def _head(self) -> tuple[int, str]:
         """The chain's head: how many games, the last one's chain value (inside a write)."""
@@ -395,12 +403,13 @@ class GameStore:
     # -- reading ---------------------------------------------------------------
 
     @reading
-    def count(self, status: str | None = None) -> int:
-        """How many games are stored (with ``status`` when given)."""
-        if status is None:
-            return int(self._conn.execute("SELECT COUNT(*) FROM games").fetchone()[0])
-        sql = "SELECT COUNT(*) FROM games WHERE status = ?"
-        return int(self._conn.execute(sql, (status,)).fetchone()[0])
+    def count(self, status: str | None = None, game: str | None = None) -> int:
+        """How many games are stored (with ``status``, of ``game``, when given)."""
+        where = [(f"{c} = ?", v) for c, v in (("status", status), (GAME, game)) if v is not None]
+        sql = "SELECT COUNT(*) FROM games" + (
+            " WHERE " + " AND ".join(w for w, _ in where) if where else ""
+        )
+        return int(self._conn.execute(sql, [v for _, v in where]).fetchone()[0])
 
     @reading_each
     def games(
@@ -410,8 +419,10 @@ class GameStore:
         status: str | None = None,
         on_damaged: Callable[[Damage], None] | None = None,
         everything: bool = False,
+        game: str | None = None,
     ) -> Iterator[StoredGame]:
-        """Stored games in import order; ``player`` matches a swimmer or player, ignoring case.
+        """Stored games in import order; ``player`` matches a swimmer or player (a
+        seat of "Come on! Bite me!"), ignoring case; ``game``: of that game only.
 
         Superseded and retracted games (:meth:`dropped`) are left out, unless
         ``everything``. A games row that cannot be read is a StoreError naming the
@@ -421,9 +432,13 @@ class GameStore:
         if status is not None:
             where.append("status = ?")
             params.append(status)
-        if player is not None:
+        if game is not None:
+            where.append(f"{GAME} = ?")
+            params.append(game)
+        if player is not None:  # a game with no read-model rows: its seats, below
             where.append(
-                f"id IN (SELECT game_id FROM {readmodel.TABLE} WHERE player_key = ? OR swimmer = ?)"
+                f"(id IN (SELECT game_id FROM {readmodel.TABLE} WHERE player_key = ? OR "
+                f"swimmer = ?) OR {GAME} = '{BITE_ME}')"
             )
             params.extend([player.casefold(), player])
         sql = "SELECT * FROM games"
@@ -431,13 +446,17 @@ class GameStore:
             sql += " WHERE " + " AND ".join(where)
         for row in self.db.query(sql + " ORDER BY rowid", params):
             try:
-                game = stored_game(row)
+                found = stored_game(row)
             except StoreError as exc:
                 if on_damaged is None:
                     raise
                 on_damaged(Damage(str(row.get("id")), damage_of(exc)))
                 continue
-            yield game
+            if player is not None and found.game == BITE_ME and player.casefold() not in {
+                seat.casefold() for seat in found.swimmers
+            }:
+                continue
+            yield found
 
     @reading
     def game(self, ref: str) -> StoredGame:
@@ -470,6 +489,11 @@ class GameStore:
         cannot be read, a seq missing or extra, or not as many as the game holds.
         """
         return read_events(self._conn, self._kinds(), game_id)
+
+    @reading
+    def bite_events(self, game_id: str) -> list[BiteEvent]:
+        """:meth:`events` of a stored game of "Come on! Bite me!" (``StoredGame.game``)."""
+        return read_events(self._conn, self._kinds(), game_id, trusted_bite_event, BITE_ME)
 
     @reading_each
     def streams(

@@ -17,6 +17,7 @@ from typing import Any
 
 import attrs
 
+from biteme.validate import BiteReport
 from getbit_events.errors import InputError, StoreError
 from getbit_events.events import Event
 from getbit_events.record import Violation
@@ -25,9 +26,13 @@ from importers.wire import payload_json
 from store import readmodel
 
 __all__ = [
+    "BITE_ME",
     "DB_SUFFIXES",
     "DEFAULT_DB",
+    "GAMES",
+    "GAME_NAMES",
     "GENESIS",
+    "GET_BIT",
     "AddResult",
     "CheckResult",
     "Damage",
@@ -36,6 +41,7 @@ __all__ = [
     "StoredGame",
     "StoredViolation",
     "chain_head",
+    "chain_row",
     "chain_value",
     "check_file",
     "default_path",
@@ -51,6 +57,12 @@ __all__ = [
 ]
 
 DEFAULT_DB = "getbit.db"
+#: The games a store keeps, as ``games.game`` and ``--rules`` name them.
+GET_BIT = "get-bit"
+BITE_ME = "bite-me"
+GAMES = (GET_BIT, BITE_ME)
+#: each game's name, as people read it
+GAME_NAMES = {GET_BIT: "Get Bit!", BITE_ME: "Come on! Bite me!"}
 #: the file endings of a game store: a command given such a file reads it as a store
 DB_SUFFIXES = (".db", ".sqlite", ".sqlite3")
 _HEADER = b"SQLite format 3\x00"
@@ -122,6 +134,7 @@ class StoredGame:
     events: int
     violations: int
     imported_at: str
+    game: str = GET_BIT  # which game: GET_BIT or BITE_ME ("Come on! Bite me!")
 
     def to_json(self) -> dict[str, Any]:
         data = attrs.asdict(self)
@@ -243,7 +256,7 @@ def digest(
     return hashlib.sha256("".join(lines).encode()).hexdigest()
 
 
-def kept_violations(report: GameReport) -> list[Violation]:
+def kept_violations(report: GameReport | BiteReport) -> list[Violation]:
     """A game's violations in the order the store keeps and hashes them: by round, code
     and message, not by where the record wrote them (a GBN round line and an event log
     put one round's outcomes in different places), so one game has one id."""
@@ -275,6 +288,13 @@ def chain_value(prev: str, row: Sequence[object]) -> str:
     row (``schema.GAME_COLUMNS``, as stored). Changing or removing a row breaks it."""
     text = json.dumps([prev, *row], separators=(",", ":"))  # ASCII: any text encodes
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def chain_row(row: Sequence[object], game: str) -> Sequence[object]:
+    """What a game's chain value covers: its ``schema.GAME_COLUMNS``, and its game
+    when that is not Get Bit! (so the chain values of games stored before the
+    column was there stand)."""
+    return row if game == GET_BIT else (*row, game)
 
 
 def chain_head(count: int, last: str) -> str:

@@ -12,7 +12,8 @@ from contextlib import AbstractContextManager
 from operator import itemgetter
 
 from store import readmodel
-from store.schema import DROPPED, live, upsert
+from store.schema import DROPPED, GAME, live, upsert
+from store.stored import GET_BIT
 
 __all__ = ["add_tally", "left_out_counts", "read_totals", "tally_rows"]
 
@@ -107,12 +108,18 @@ def read_totals(
 
 
 def left_out_counts(conn: sqlite3.Connection) -> tuple[tuple[str, int], ...]:
-    """Games the totals do not hold: superseded or retracted (the history), and
-    live games whose set-up broke the rules (no rows to count)."""
+    """Games of Get Bit! the totals do not hold: superseded or retracted (the
+    history), and live games whose set-up broke the rules (no rows to count). The
+    games of "Come on! Bite me!" are not Get Bit!'s to leave out."""
     counts = dict.fromkeys(("superseded", "retracted"), 0)
-    for why, n in conn.execute(f"SELECT why, COUNT(*) FROM ({DROPPED}) GROUP BY why"):
+    for why, n in conn.execute(
+        f"SELECT d.why, COUNT(*) FROM ({DROPPED}) d JOIN games g ON g.id = d.game_id "
+        f"WHERE g.{GAME} = '{GET_BIT}' GROUP BY d.why"
+    ):
         counts[why] = n
-    broken = conn.execute(f"SELECT COUNT(*) FROM games WHERE events = 0 AND {live('id')}")
+    broken = conn.execute(
+        f"SELECT COUNT(*) FROM games WHERE events = 0 AND {GAME} = '{GET_BIT}' AND {live('id')}"
+    )
     return (*counts.items(), ("broken", int(broken.fetchone()[0])))
 
 

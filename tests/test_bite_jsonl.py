@@ -166,17 +166,15 @@ def test_simulate_writes_a_log_the_commands_read(tmp_path: Path) -> None:
     assert stats == json.loads(getbit("stats", "--json", bmn).stdout)
 
 
-def test_import_says_it_does_not_store_this_game_yet(tmp_path: Path) -> None:
+def test_import_stores_a_record_and_a_log_of_this_game(tmp_path: Path) -> None:
     db = tmp_path / "g.db"
     done = getbit("import", "--db", db, WORKED)
-    assert done.returncode == 2
-    assert done.stderr.startswith(
-        f"getbit import: {WORKED}: a record of Come on! Bite me! (BMN): validate, replay "
-        "and stats read it; this command does not yet"
-    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "1 stored, 0 already stored, 0 stored as invalid, 0 unreadable\n"
     log = tmp_path / "sim.jsonl"
     log.write_text(_log(simulate_bite(3, 2)), encoding="utf-8")
     done = getbit("import", "--db", db, log)
-    assert done.returncode == 1
-    hint = "(this is a log of Come on! Bite me!: validate, replay and stats read it; import"
-    assert f"{hint} does not yet)" in done.stderr
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("1 stored, 0 already stored")
+    listed = getbit("games", "--db", db, "--rules", "bite-me", "--json").stdout
+    assert [json.loads(line)["game"] for line in listed.splitlines()] == ["bite-me"] * 2

@@ -239,7 +239,7 @@ def test_export_gives_back_the_same_game(runner: CliRunner, db: Path, tmp_path: 
     assert out == "".join(write_jsonl([(ids[0], stored[0])]))
     code, _, err = _run(runner, "export", ids[0], "--format", "pgn", "--db", str(db))
     assert code == 2
-    assert "'pgn' is not one of 'gbn', 'jsonl', 'parquet'" in err
+    assert "'pgn' is not one of 'gbn', 'bmn', 'jsonl', 'parquet'" in err
 
 
 def test_rebuild_reports_what_it_did(runner: CliRunner, db: Path, tmp_path: Path) -> None:

@@ -137,9 +137,11 @@ def test_piped_it_is_tab_separated_with_every_name_whole(db: Path) -> None:
     assert code == 0
     lines = [line.split("\t") for line in out.splitlines()]
     assert lines[0] == [
-        "id", "status", "date", "event", "variant", "swimmers", "winner", "rounds", "source"
+        "id", "status", "date", "event", "variant", "swimmers", "winner", "rounds", "source",
+        "game",
     ]
-    assert all(len(line) == 9 for line in lines)
+    assert all(len(line) == 10 for line in lines)
+    assert {line[9] for line in lines[1:]} == {"get-bit"}
     rows = {line[3]: line for line in lines[1:]}
     assert rows["Friday club"][1:4] == ["unfinished", "2026-11-20", "Friday club"]
     assert LONG in rows["Autumn cup"][5]

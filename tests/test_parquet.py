@@ -188,7 +188,7 @@ def test_an_empty_selection_still_has_the_columns(store: Path, tmp_path: Path) -
         (["--all", "--format", "parquet", "-o", "{tmp}/full"], "not an empty folder"),
         (["--all", "--format", "parquet", "-o", "{tmp}/x", "--status", "won"],
          "'won' is not one of 'valid', 'invalid', 'unfinished'"),
-        (["--all", "--format", "xml"], "'xml' is not one of 'gbn', 'jsonl', 'parquet'"),
+        (["--all", "--format", "xml"], "'xml' is not one of 'gbn', 'bmn', 'jsonl', 'parquet'"),
         (["--format", "parquet", "-o", "{tmp}/x", "nosuchgame"], "no game 'nosuchgame'"),
     ],
 )

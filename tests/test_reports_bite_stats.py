@@ -143,7 +143,7 @@ def test_rules_picks_the_game_of_mixed_files() -> None:
     [
         (("--player", "Vic", str(SHARED)), "--player: not there yet for Come on! Bite me!"),
         (("--csv", "-", str(SHARED)), "--csv: not there yet for Come on! Bite me!"),
-        (("--rules", "bite-me"), "the store keeps Get Bit!'s games only, for now"),
+        (("--rules", "bite-me", "--variant", "shark"), "--variant: not there yet for Come on"),
     ],
 )
 def test_what_is_not_there_yet_is_said_in_one_line(args: tuple[str, ...], said: str) -> None:
