@@ -162,13 +162,15 @@ def _record(source: str, index: int, pos: SourcePos, events: Sequence[BiteEvent]
 
 
 def _turn(e: Attacked | Retreated | Passed, pos: SourcePos) -> BiteTurn:
+    """The turn line an action states: numbered as written (``number``), else by ``turn``."""
+    number = e.turn if e.number is None else e.number
     if isinstance(e, Attacked):
         return BiteTurn(
-            e.turn, pos, e.who, "attack", e.card, e.defender, e.defender_card, e.joined
+            number, pos, e.who, "attack", e.card, e.defender, e.defender_card, e.joined
         )
     if isinstance(e, Retreated):
-        return BiteTurn(e.turn, pos, e.who, "retreat", e.card)
-    return BiteTurn(e.turn, pos, e.who, "pass")
+        return BiteTurn(number, pos, e.who, "retreat", e.card)
+    return BiteTurn(number, pos, e.who, "pass")
 
 
 def _with_steps(turn: BiteTurn, steps: list[BiteStep]) -> BiteTurn:

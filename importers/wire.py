@@ -125,9 +125,14 @@ def _make_converter() -> cattrs.Converter:
         conv.register_structure_hook(cls, make_dict_structure_fn(cls, conv))
     for bite in BITE_TYPES.values():  # "Come on! Bite me!": ``turn`` where Get Bit! has ``round``
         attrs.resolve_types(bite)
-        conv.register_unstructure_hook(
-            bite, make_dict_unstructure_fn(bite, conv, pos=override(omit_if_default=True))
+        unstructure = make_dict_unstructure_fn(
+            bite,
+            conv,
+            pos=override(omit_if_default=True),
+            # only a misnumbered turn says its number (Attacked, Retreated, Passed)
+            number=override(omit_if_default=True),
         )
+        conv.register_unstructure_hook(bite, unstructure)
         conv.register_structure_hook(bite, make_dict_structure_fn(bite, conv))
     attrs.resolve_types(SourcePos)
     from_dict = make_dict_structure_fn(SourcePos, conv)
