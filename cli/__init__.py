@@ -267,7 +267,7 @@ def _games(
 
     bmn = fmt in ("auto", "gbn") and is_bmn(path)
     if bmn or (fmt in ("auto", "jsonl") and is_bite_jsonl(path)):
-        return iter_bite_file(path)
+        return iter_bite_file(path, encoding, notes.append)
     return iter_file(path, fmt, encoding=encoding, say=notes.append)
 
 

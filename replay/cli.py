@@ -129,7 +129,7 @@ def replay_command(
 
     out, err = OUT, ERR
     if _is_bite(source):
-        _replay_bite(Path(source), game, game_id, rnd, seat, step, html)
+        _replay_bite(Path(source), game, game_id, rnd, seat, step, html, encoding)
     try:
         found = find_game(
             source, game, game_id, db if db is not None else default_path(), encoding, say_warning
@@ -179,10 +179,12 @@ def _replay_bite(
     seat: str | None,
     step: bool,
     html: Path | None,
+    encoding: str | None,
 ) -> None:
     """``getbit replay FILE.bmn`` (or a log of its events): a game of "Come on! Bite
-    me!", turn by turn (``--round`` is its turn, as in ``validate --json``); exits as
-    the command does."""
+    me!", turn by turn (``--round`` is its turn, as in ``validate --json``), the file
+    read in ``encoding`` (None: UTF-8, else detected and said); exits as the command
+    does."""
     from biteme.validate import validate_bite
     from importers.bite_jsonl import iter_bite_file
     from importers.picking import pick_game
@@ -191,7 +193,9 @@ def _replay_bite(
     from replay.bite_step import run_bite
 
     try:
-        record = pick_game(path, list(iter_bite_file(path)), number, game_id)
+        record = pick_game(
+            path, list(iter_bite_file(path, encoding, say_warning)), number, game_id
+        )
         report = validate_bite(record)
         title = f"{path.name} game {record.index}"
         if not report.events:  # a syntax error or a broken set-up: nothing to fold

@@ -206,7 +206,8 @@ def stats_command(
     }
     try:
         if _which_game(paths or [], rules) == "bite-me":
-            _bite_stats(paths or [], as_json, [k for k, v in given.items() if v])
+            others = [k for k, v in given.items() if v and k != "--encoding"]
+            _bite_stats(paths or [], as_json, others, encoding)
         _stats_options(as_json, csv_path, html_path, game_id, old_game)
         if encoding is not None and not paths:
             raise InputError("--encoding goes with FILES (a store keeps text, not bytes)")
@@ -255,7 +256,9 @@ def _which_game(paths: Sequence[Path], rules: str | None) -> str:
     return "bite-me" if bite else "get-bit"
 
 
-def _bite_stats(paths: Sequence[Path], as_json: bool, others: list[str]) -> None:
+def _bite_stats(
+    paths: Sequence[Path], as_json: bool, others: list[str], encoding: str | None
+) -> None:
     """``getbit stats --rules bite-me FILES``: the games of Come on! Bite me! in FILES
     (BMN records and logs of its events),
     checked and counted (``reports.bite_stats``); exits as ``stats`` does."""
@@ -263,6 +266,7 @@ def _bite_stats(paths: Sequence[Path], as_json: bool, others: list[str]) -> None
     from importers import FOLDER_SUFFIXES, find_files
     from importers.bite_jsonl import is_bite, iter_bite_file
     from importers.bmn import SUFFIX
+    from importers.reading import codec
     from reports.bite_stats import BiteGame, bite_report, bite_report_json, bite_table
 
     if others:
@@ -271,6 +275,8 @@ def _bite_stats(paths: Sequence[Path], as_json: bool, others: list[str]) -> None
         )
     if not paths:
         raise InputError("the store keeps Get Bit!'s games only, for now: give FILES (.bmn)")
+    if encoding is not None:
+        codec(encoding)  # a misspelt --encoding is said once, not once a file
     games: list[BiteGame] = []
     problems = 0
     for path in find_files(paths, (*FOLDER_SUFFIXES, SUFFIX), missing_ok=True):
@@ -281,7 +287,7 @@ def _bite_stats(paths: Sequence[Path], as_json: bool, others: list[str]) -> None
         if not is_bite(path):
             continue  # --rules bite-me: a record of the other game is not counted
         try:
-            for record in iter_bite_file(path):
+            for record in iter_bite_file(path, encoding, say_warning):
                 checked = validate_bite(record)
                 games.append(BiteGame(checked.events, checked.valid))
         except InputError as exc:  # one unreadable file does not stop the others
