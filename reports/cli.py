@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
+import attrs
 import typer
 from rich.markup import escape
 
@@ -44,6 +45,7 @@ from getbit_events.events import Event
 from getbit_events.validate import GameReport, validate_game
 
 if TYPE_CHECKING:
+    from reports.bite_stats import BiteGame
     from reports.selection import Aliases, Filters
     from reports.stats import StatsReport
 
@@ -199,15 +201,23 @@ def stats_command(
     """Statistics per player over stored games (or FILES): results, bites, cards, the Shark."""
     from reports.selection import Aliases, Filters
 
-    given = {
-        "--player": player, "--alias": alias, "--variant": variant, "--swimmers": swimmers,
-        "--since": since, "--until": until, "--tag": tag, "--csv": csv_path,
-        "--html": html_path, "--id": game_id, "--encoding": encoding,
-    }
     try:
         if _which_game(paths or [], rules) == "bite-me":
-            others = [k for k, v in given.items() if v and k != "--encoding"]
-            _bite_stats(paths or [], as_json, others, encoding)
+            # Get Bit!'s only: its variants, swimmers and the chart of one game's rounds
+            only = {"--variant": variant, "--swimmers": swimmers, "--id": game_id,
+                    "--game": old_game}
+            refused = [k for k, v in only.items() if v is not None]
+            if refused:
+                raise InputError(
+                    f"{', '.join(refused)}: Get Bit! only, not for Come on! Bite me! (it "
+                    "takes --player, --alias, --since, --until, --tag, --json, --csv, --html)"
+                )
+            _stats_options(as_json, csv_path, html_path, None, None)
+            bite_filters = Filters.make(player or (), None, None, since, until, tag or ())
+            _bite_stats(
+                paths or [], encoding, bite_filters, Aliases.make(alias or ()),
+                _BiteOutput(as_json, csv_path, html_path),
+            )
         _stats_options(as_json, csv_path, html_path, game_id, old_game)
         if encoding is not None and not paths:
             raise InputError("--encoding goes with FILES (a store keeps text, not bytes)")
@@ -256,25 +266,43 @@ def _which_game(paths: Sequence[Path], rules: str | None) -> str:
     return "bite-me" if bite else "get-bit"
 
 
+@attrs.frozen
+class _BiteOutput:
+    """How ``stats`` shows the statistics of Come on! Bite me!: a table, or one of
+    ``--json``, ``--csv FILE``, ``--html FILE``."""
+
+    as_json: bool = False
+    csv_path: Path | None = None
+    html_path: Path | None = None
+
+
 def _bite_stats(
-    paths: Sequence[Path], as_json: bool, others: list[str], encoding: str | None
+    paths: Sequence[Path], encoding: str | None, filters: Filters, aliases: Aliases,
+    output: _BiteOutput,
 ) -> None:
-    """``getbit stats --rules bite-me FILES``: the games of Come on! Bite me! in FILES
-    (BMN records and logs of its events),
-    checked and counted (``reports.bite_stats``); exits as ``stats`` does."""
+    """``getbit stats --rules bite-me``: the checked games of Come on! Bite me!
+    from where they come (FILES: BMN records and logs of its events), counted and
+    shown; exits as ``stats`` does."""
+    if not paths:
+        raise InputError("the store keeps Get Bit!'s games only, for now: give FILES (.bmn)")
+    games, problems = _bite_games_of_files(paths, encoding)
+    _show_bite_stats(games, filters, aliases, output)
+    raise typer.Exit(EXIT_UNREADABLE if problems else EXIT_OK)
+
+
+def _bite_games_of_files(
+    paths: Sequence[Path], encoding: str | None
+) -> tuple[list[BiteGame], int]:
+    """The games of Come on! Bite me! in FILES, each checked (``validate_bite``), and
+    how many files could not be read (each said). A record of the other game in a
+    folder is not counted (``--rules bite-me``)."""
     from biteme.validate import validate_bite
     from importers import FOLDER_SUFFIXES, find_files
     from importers.bite_jsonl import is_bite, iter_bite_file
     from importers.bmn import SUFFIX
     from importers.reading import codec
-    from reports.bite_stats import BiteGame, bite_report, bite_report_json, bite_table
+    from reports.bite_stats import BiteGame
 
-    if others:
-        raise InputError(
-            f"{', '.join(others)}: not there yet for Come on! Bite me! (it takes FILES, --json)"
-        )
-    if not paths:
-        raise InputError("the store keeps Get Bit!'s games only, for now: give FILES (.bmn)")
     if encoding is not None:
         codec(encoding)  # a misspelt --encoding is said once, not once a file
     games: list[BiteGame] = []
@@ -285,7 +313,7 @@ def _bite_stats(
             problems += 1
             continue
         if not is_bite(path):
-            continue  # --rules bite-me: a record of the other game is not counted
+            continue
         try:
             for record in iter_bite_file(path, encoding, say_warning):
                 checked = validate_bite(record)
@@ -293,12 +321,30 @@ def _bite_stats(
         except InputError as exc:  # one unreadable file does not stop the others
             say_error(str(exc))
             problems += 1
-    report = bite_report(games)
-    if as_json:
+    return games, problems
+
+
+def _show_bite_stats(
+    games: Sequence[BiteGame], filters: Filters, aliases: Aliases, output: _BiteOutput
+) -> None:
+    """Count the checked ``games`` of Come on! Bite me! (``reports.bite_stats``) and
+    show them as ``output`` says, wherever the games came from."""
+    from reports.bite_stats import bite_csv, bite_html, bite_report, bite_report_json, bite_table
+
+    report = bite_report(games, filters=filters, aliases=aliases)
+    if output.as_json:
         write_json(bite_report_json(report), indent=2)
+    elif output.csv_path is not None:
+        _write(output.csv_path, bite_csv(report))
+        if str(output.csv_path) != "-":
+            what = plural(len(report.players), "player")
+            ERR.print(f"wrote {escape(str(output.csv_path))} ({what})")
+    elif output.html_path is not None:
+        _write(output.html_path, bite_html(report))
+        what = plural(report.games_included, "game")
+        ERR.print(f"wrote {escape(str(output.html_path))} ({what})")
     else:
         OUT.print(bite_table(report))
-    raise typer.Exit(EXIT_UNREADABLE if problems else EXIT_OK)
 
 
 def _stats_options(
