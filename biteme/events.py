@@ -3,6 +3,9 @@
 Every event has a stable wire tag (``TYPE``, each beginning ``bm-``, so none is
 ever taken for one of Get Bit!'s), a schema version (``VERSION``), the turn it
 belongs to (0 for the set-up) and, where it came from a file, its position.
+A turn's action (``Attacked``, ``Retreated``, ``Passed``) also keeps ``number``,
+the number the record gives the turn, where it is not the turn's place
+(``turn``); ``None`` otherwise (as Get Bit!'s ``CardsRevealed.number``).
 A card is named as the rules name it (``Tiger``, ``Flea`` ...), owners and
 players as the Seats tag names them.
 """
@@ -61,6 +64,7 @@ class Attacked:
     defender_card: str
     joined: tuple[tuple[str, str], ...] = ()
     pos: SourcePos | None = None
+    number: int | None = None  # the number written, where it is not ``turn``
 
 
 @attrs.frozen
@@ -73,6 +77,7 @@ class Retreated:
     who: str
     card: str
     pos: SourcePos | None = None
+    number: int | None = None  # the number written, where it is not ``turn``
 
 
 @attrs.frozen
@@ -84,6 +89,7 @@ class Passed:
     turn: int
     who: str
     pos: SourcePos | None = None
+    number: int | None = None  # the number written, where it is not ``turn``
 
 
 @attrs.frozen

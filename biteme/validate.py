@@ -240,8 +240,9 @@ def _action(walk: Walk, turn: BiteTurn, k: int, actor: str) -> BiteEvent | None:
     """The turn's action as an event, its legality checked (B4-B14); None when it
     names a player or card the game does not have."""
     pos = turn.pos
+    number = _written(turn, k)
     if turn.action == "pass":  # B14
-        return Passed(k, actor, pos)
+        return Passed(k, actor, pos, number)
     card = _card(walk, turn.card, pos)
     if turn.action == "retreat":
         if card is None:
@@ -249,7 +250,7 @@ def _action(walk: Walk, turn: BiteTurn, k: int, actor: str) -> BiteEvent | None:
         _holds(walk, actor, card, pos)
         if not rules.may_retreat(card):
             walk.flag("hunter-retreat", f"{actor} retreats the Hunter", pos, "B6, B9")
-        return Retreated(k, actor, card, pos)
+        return Retreated(k, actor, card, pos, number)
     defender = _player(walk, turn.defender, pos)
     defender_card = _card(walk, turn.defender_card, pos)
     joined = [(_player(walk, n, pos), _card(walk, c, pos)) for n, c in turn.joined]
@@ -281,7 +282,13 @@ def _action(walk: Walk, turn: BiteTurn, k: int, actor: str) -> BiteEvent | None:
                     pos,
                     f"{_WHY_NOT_JOIN[held]}, B8",
                 )
-    return Attacked(k, actor, card, defender, defender_card, kept, pos)
+    return Attacked(k, actor, card, defender, defender_card, kept, pos, number)
+
+
+def _written(turn: BiteTurn, k: int) -> int | None:
+    """The number the record gives turn ``k``, kept where it is not ``k`` (a
+    ``turn-number`` violation that a log of the events reports again)."""
+    return turn.number if turn.number != k else None
 
 
 def _steps(walk: Walk, turn: BiteTurn, k: int) -> list[tuple[BiteStep, BiteEvent]]:
@@ -498,15 +505,16 @@ def _turn_events(walk: Walk, turn: BiteTurn, k: int) -> list[BiteEvent]:
 
     events: list[BiteEvent]
     who = name(turn.who)
+    number = _written(turn, k)
     if turn.action == "pass":
-        events = [Passed(k, who, turn.pos)]
+        events = [Passed(k, who, turn.pos, number)]
     elif turn.action == "retreat":
-        events = [Retreated(k, who, card(turn.card), turn.pos)]
+        events = [Retreated(k, who, card(turn.card), turn.pos, number)]
     else:
         joined = tuple((name(n), card(c)) for n, c in turn.joined)
         events = [
             Attacked(k, who, card(turn.card), name(turn.defender), card(turn.defender_card),
-                     joined, turn.pos)
+                     joined, turn.pos, number)
         ]
     events += [
         _event(s, k, name(s.who), name(s.other) if s.other else "", card(s.card) if s.card else "")

@@ -47,6 +47,7 @@ from console import (
     say_error,
     say_warning,
     tolerant_streams,
+    winners_words,
     write_json,
 )
 from console.options import (
@@ -267,7 +268,7 @@ def _games(
 
     bmn = fmt in ("auto", "gbn") and is_bmn(path)
     if bmn or (fmt in ("auto", "jsonl") and is_bite_jsonl(path)):
-        return iter_bite_file(path)
+        return iter_bite_file(path, encoding, notes.append)
     return iter_file(path, fmt, encoding=encoding, say=notes.append)
 
 
@@ -275,7 +276,9 @@ def _render(report: GameReport | BiteReport) -> None:
     head = f"{report.source} game {report.game} (line {report.record.pos.line})"
     if report.valid:
         if report.finished:
-            result = f"{report.winner} wins"
+            # a shared win (B16) is said "Vic and Wes win"
+            winners = report.winners if isinstance(report, BiteReport) else (report.winner,)
+            result = winners_words([w for w in winners or () if w])
         else:
             n = len(report.record.rounds)
             unit = "turn" if isinstance(report, BiteReport) else "round"

@@ -15,6 +15,7 @@ from console.output import (
     shown,
     tolerant_streams,
     utf8,
+    winners_words,
     write_json,
 )
 
@@ -34,5 +35,6 @@ __all__ = [
     "shown",
     "tolerant_streams",
     "utf8",
+    "winners_words",
     "write_json",
 ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rich.console import Console, ConsoleOptions, RenderableType
@@ -118,6 +118,14 @@ ERR = SafeConsole(stderr=True, highlight=False, soft_wrap=True)
 def plural(n: int, word: str, many: str | None = None) -> str:
     """``1 game``, ``2 games``: a count with its noun."""
     return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def winners_words(names: Sequence[str]) -> str:
+    """Who won, with the verb that agrees: ``Vic wins``, ``Vic and Wes win``,
+    ``Uma, Vic and Wes win`` (a shared win, B16)."""
+    if len(names) < 2:
+        return f"{''.join(names)} wins"
+    return f"{', '.join(names[:-1])} and {names[-1]} win"
 
 
 def error_line(message: str, command: str | None = None) -> str:

@@ -13,7 +13,7 @@ from biteme.record import BiteRecord
 from getbit_events.errors import InputError
 from getbit_events.limits import MAX_LINE
 from getbit_events.record import RecordedGame
-from importers.reading import Encoding, choose_encoding, recoded
+from importers.reading import Encoding, read_in, recoded
 
 __all__ = [
     "FOLDER_SUFFIXES",
@@ -126,7 +126,7 @@ def iter_file(
     file that cannot be opened is an InputError at once; anything wrong inside it
     (a bad byte, a line past the limits) is a syntax error of the game it is in.
 
-    ``encoding`` None: detected when the file is not UTF-8 (``reading.choose_encoding``),
+    ``encoding`` None: detected when the file is not UTF-8 (``reading.read_in``),
     and ``say`` is told which was used, in one line naming the file. A game's text
     is kept as the file's bytes, whatever its encoding.
     """
@@ -134,12 +134,7 @@ def iter_file(
     fmt = detect(path) if fmt == "auto" else fmt
     if fmt not in FORMATS:
         raise InputError(f"{path}: unknown format {fmt!r}; use one of {', '.join(FORMATS)}")
-    chosen = Encoding("utf-8") if encoding == "utf-8" else choose_encoding(path, encoding)
-    if chosen.detected and say is not None:
-        say(
-            f"{source or path}: not UTF-8 text; read as {chosen.name} "
-            "(detected; --encoding chooses another)"
-        )
+    chosen = read_in(path, encoding, say, source)
     if fmt == "gbn":
         from importers.gbn import iter_gbn_file, iter_gbn_stream
         from importers.gbn_lex import open_record

@@ -19,7 +19,7 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO
 
@@ -42,10 +42,10 @@ from getbit_events.errors import InputError
 from getbit_events.events import SourcePos
 from getbit_events.limits import MAX_ROUNDS, MAX_TEXT, MAX_VIOLATIONS
 from getbit_events.record import RecordedTag, Violation
-from importers.bmn import is_bmn, iter_bmn_file
+from importers.bmn import is_bmn, iter_bmn_stream
 from importers.gbn_lex import open_record
 from importers.jsonl_lines import objects
-from importers.reading import DETECT_BYTES
+from importers.reading import DETECT_BYTES, read_in, recoded
 from importers.wire import bite_event_from_wire, bite_event_to_wire
 
 __all__ = [
@@ -162,13 +162,15 @@ def _record(source: str, index: int, pos: SourcePos, events: Sequence[BiteEvent]
 
 
 def _turn(e: Attacked | Retreated | Passed, pos: SourcePos) -> BiteTurn:
+    """The turn line an action states: numbered as written (``number``), else by ``turn``."""
+    number = e.turn if e.number is None else e.number
     if isinstance(e, Attacked):
         return BiteTurn(
-            e.turn, pos, e.who, "attack", e.card, e.defender, e.defender_card, e.joined
+            number, pos, e.who, "attack", e.card, e.defender, e.defender_card, e.joined
         )
     if isinstance(e, Retreated):
-        return BiteTurn(e.turn, pos, e.who, "retreat", e.card)
-    return BiteTurn(e.turn, pos, e.who, "pass")
+        return BiteTurn(number, pos, e.who, "retreat", e.card)
+    return BiteTurn(number, pos, e.who, "pass")
 
 
 def _with_steps(turn: BiteTurn, steps: list[BiteStep]) -> BiteTurn:
@@ -230,15 +232,23 @@ def is_bite(path: str | Path) -> bool:
     return is_bmn(path) or is_bite_jsonl(path)
 
 
-def iter_bite_file(path: str | Path) -> Iterator[BiteRecord]:
-    """The games of a file of this game (BMN or a log), read as they are asked for."""
-    if not is_bite_jsonl(path):
-        return iter_bmn_file(path)
+def iter_bite_file(
+    path: str | Path,
+    encoding: str | None = "utf-8",
+    say: Callable[[str], None] | None = None,
+) -> Iterator[BiteRecord]:
+    """The games of a file of this game (BMN or a log), read as they are asked for.
 
+    ``encoding`` as for Get Bit!'s records (``importers.iter_file``): the file is read
+    in it; None: UTF-8, else detected and ``say`` told which (``reading.read_in``).
+    """
+    chosen = read_in(path, encoding, say)
     stream, name = open_record(path, None)
+    if not is_bite_jsonl(path):
+        return iter_bmn_stream(recoded(stream, chosen), name)
 
     def games() -> Iterator[BiteRecord]:
         with stream:
-            yield from iter_bite_jsonl(stream, name)
+            yield from iter_bite_jsonl(recoded(stream, chosen), name)
 
     return games()

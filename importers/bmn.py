@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import IO
 
 from biteme import rules
 from biteme.record import BiteRecord, BiteStep, BiteTurn, RecordedTag
@@ -27,6 +28,7 @@ __all__ = [
     "is_bmn",
     "iter_bmn",
     "iter_bmn_file",
+    "iter_bmn_stream",
     "read_bmn",
     "read_strengths",
     "read_strengths_file",
@@ -234,12 +236,14 @@ def read_bmn(text: str, source: str = "<text>") -> list[BiteRecord]:
 def iter_bmn_file(path: str | Path, source: str | None = None) -> Iterator[BiteRecord]:
     """The games of a BMN file, read line by line (InputError when it cannot be opened)."""
     stream, name = open_record(path, source)
+    return iter_bmn_stream(stream, name)
 
-    def games() -> Iterator[BiteRecord]:
-        with stream:
-            yield from _Reader(name).games(file_lines(stream))
 
-    return games()
+def iter_bmn_stream(stream: IO[bytes], source: str) -> Iterator[BiteRecord]:
+    """The games of a binary stream of BMN (UTF-8: ``reading.recoded`` gives any
+    other encoding as UTF-8), read line by line; the stream is closed after."""
+    with stream:
+        yield from _Reader(source).games(file_lines(stream))
 
 
 def is_bmn(path: str | Path) -> bool:

@@ -53,7 +53,9 @@ def game_bmn(events: Sequence[BiteEvent]) -> str:
         if isinstance(event, Attacked | Retreated | Passed):
             if turn:
                 lines.append(f"{number}. " + " ; ".join(turn))
-            number, turn = event.turn, [_action(event)]
+            # a turn numbered out of sequence is written as the record numbered it
+            number = event.turn if event.number is None else event.number
+            turn = [_action(event)]
         elif isinstance(event, Claimed) and turn and turn[-1].startswith(f"{event.who} claims "):
             turn[-1] += f", {event.owner} {event.card}"
         elif not isinstance(event, BiteEnded):

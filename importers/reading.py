@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import TracebackType
 from typing import IO, cast
@@ -31,6 +31,7 @@ __all__ = [
     "date_warnings",
     "iso_date",
     "raw_lines",
+    "read_in",
     "recoded",
 ]
 
@@ -59,6 +60,24 @@ class Encoding:
     @property
     def utf8(self) -> bool:
         return self.name == "utf-8"
+
+
+def read_in(
+    path: str | Path,
+    given: str | None,
+    say: Callable[[str], None] | None = None,
+    source: str | None = None,
+) -> Encoding:
+    """The encoding a reader reads ``path`` in: ``given`` ("utf-8": no detection), or
+    ``choose_encoding``'s; when detected, ``say`` is told which, in one line naming
+    the file (``source``, else the path). Every record reader of a file asks here."""
+    chosen = Encoding("utf-8") if given == "utf-8" else choose_encoding(path, given)
+    if chosen.detected and say is not None:
+        say(
+            f"{source or path}: not UTF-8 text; read as {chosen.name} "
+            "(detected; --encoding chooses another)"
+        )
+    return chosen
 
 
 def choose_encoding(path: str | Path, given: str | None) -> Encoding:

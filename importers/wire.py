@@ -128,9 +128,14 @@ def _make_converter() -> cattrs.Converter:
         conv.register_structure_hook(cls, make_dict_structure_fn(cls, conv))
     for bite in BITE_TYPES.values():  # "Come on! Bite me!": ``turn`` where Get Bit! has ``round``
         attrs.resolve_types(bite)
-        conv.register_unstructure_hook(
-            bite, make_dict_unstructure_fn(bite, conv, pos=override(omit_if_default=True))
+        unstructure = make_dict_unstructure_fn(
+            bite,
+            conv,
+            pos=override(omit_if_default=True),
+            # only a misnumbered turn says its number (Attacked, Retreated, Passed)
+            number=override(omit_if_default=True),
         )
+        conv.register_unstructure_hook(bite, unstructure)
         conv.register_structure_hook(bite, make_dict_structure_fn(bite, conv))
     attrs.resolve_types(SourcePos)
     from_dict = make_dict_structure_fn(SourcePos, conv)
@@ -482,7 +487,8 @@ def _object_schema(cls: type[Any], envelope: dict[str, Any]) -> dict[str, Any]:
 def json_schema() -> dict[str, Any]:
     """The JSON Schema (2020-12) of one wire line, generated from the event classes."""
     defs: dict[str, Any] = {"SourcePos": _object_schema(SourcePos, {})}
-    for tag, cls in EVENT_TYPES.items():
+    classes: dict[str, type[Any]] = {**EVENT_TYPES, **BITE_TYPES}  # both games (docs/biteme.md)
+    for tag, cls in classes.items():
         envelope = {
             "type": {"const": tag},
             "v": {"const": cls.VERSION},
@@ -495,10 +501,12 @@ def json_schema() -> dict[str, Any]:
         "$id": "https://getbit-events.example/events.schema.json",
         "title": "A getbit-events JSON Lines event (one line)",
         "description": (
-            "Generated from getbit_events.events by `python -m importers.wire`; "
-            "see docs/events.md. Older versions ('v') are read through upcasters."
+            "Generated from getbit_events.events (Get Bit!) and biteme.events "
+            "(Come on! Bite me!, its types beginning bm-, with 'turn' where Get Bit! "
+            "has 'round') by `python -m importers.wire`; see docs/events.md and "
+            "docs/biteme.md. Older versions ('v') are read through upcasters."
         ),
-        "oneOf": [{"$ref": f"#/$defs/{cls.__name__}"} for cls in EVENT_TYPES.values()],
+        "oneOf": [{"$ref": f"#/$defs/{cls.__name__}"} for cls in classes.values()],
         "discriminator": {"propertyName": "type"},
         "$defs": defs,
     }

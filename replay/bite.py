@@ -33,6 +33,7 @@ from biteme.events import (
 from biteme.fold import replay as fold_states
 from biteme.state import BiteState
 from biteme.views import HIDDEN, looked_at, view_of
+from console import winners_words
 from getbit_events.errors import InputError
 from getbit_events.record import Violation
 from replay.terminal import plain_text
@@ -329,8 +330,7 @@ def result_words(cursor: BiteCursor) -> str:
         return f"unfinished after turn {cursor.last_turn} {left}; scores so far {scores}"
     if not state.winners:
         return f"ended in turn {state.turn}; scores {scores}; the winner is not known (B3)"
-    shared = " share the win" if len(state.winners) > 1 else " wins"
-    return f"ended in turn {state.turn}; scores {scores}; {' and '.join(state.winners)}{shared}"
+    return f"ended in turn {state.turn}; scores {scores}; {winners_words(state.winners)}"
 
 
 def render_bite(cursor: BiteCursor, turn: int | None = None) -> list[RenderableType]:

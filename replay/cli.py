@@ -152,7 +152,7 @@ def replay_command(
 
     out, err = OUT, ERR
     if _is_bite(source):
-        _replay_bite(_bite_file(Path(source), game, game_id), rnd, seat, step, html)
+        _replay_bite(_bite_file(Path(source), game, game_id, encoding), rnd, seat, step, html)
     try:
         found = find_game(
             source, game, game_id, db if db is not None else default_path(), encoding, say_warning
@@ -196,15 +196,20 @@ def _is_bite(source: str) -> bool:
     return path.is_file() and is_bite(path)
 
 
-def _bite_file(path: Path, number: int | None, game_id: str | None) -> _BiteFound:
-    """The game of "Come on! Bite me!" ``--game``/``--id`` pick in a file, checked;
-    exits 2 when it cannot be read or picked."""
+def _bite_file(
+    path: Path, number: int | None, game_id: str | None, encoding: str | None
+) -> _BiteFound:
+    """The game of "Come on! Bite me!" ``--game``/``--id`` pick in a file read in
+    ``encoding`` (None: UTF-8, else detected and said), checked; exits 2 when it
+    cannot be read or picked."""
     from biteme.validate import validate_bite
     from importers.bite_jsonl import iter_bite_file
     from importers.picking import pick_game
 
     try:
-        record = pick_game(path, list(iter_bite_file(path)), number, game_id)
+        record = pick_game(
+            path, list(iter_bite_file(path, encoding, say_warning)), number, game_id
+        )
     except GetbitError as exc:
         say_error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None

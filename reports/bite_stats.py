@@ -11,18 +11,24 @@ says how many were.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from html import escape
 from typing import Any
 
 import attrs
 
 from biteme import rules
-from biteme.events import Attacked, BiteEvent, Claimed
+from biteme.events import Attacked, BiteEvent, BiteStarted, Claimed
 from biteme.fold import fold
+from importers.reading import iso_date
+from reports.selection import Aliases, Filters
 
 __all__ = [
+    "BITE_CSV_FIELDS",
     "BiteGame",
     "BitePlayerStats",
     "BiteStatsReport",
+    "bite_csv",
+    "bite_html",
     "bite_report",
     "bite_report_json",
     "bite_summary",
@@ -68,6 +74,8 @@ class BiteStatsReport:
     players: tuple[BitePlayerStats, ...]
     games_included: int
     games_excluded: dict[str, int]
+    filters: Filters = attrs.field(factory=Filters)
+    aliases: Aliases = attrs.field(factory=Aliases)
 
 
 def _battles(events: Iterable[BiteEvent]) -> Iterable[tuple[tuple[str, ...], str, bool]]:
@@ -83,12 +91,36 @@ def _battles(events: Iterable[BiteEvent]) -> Iterable[tuple[tuple[str, ...], str
             battle = None
 
 
-def bite_report(games: Iterable[BiteGame], unreadable: int = 0) -> BiteStatsReport:
+def _kept(setup: BiteEvent, filters: Filters, aliases: Aliases) -> bool:
+    """Whether a game passes ``filters``: its players, its Date tag, its tags."""
+    assert isinstance(setup, BiteStarted)
+    tags = dict(setup.tags)
+    date = next((v for k, v in setup.tags if k.casefold() == "date"), None)
+    return filters.keeps_facts(iso_date(date), tags, setup.seats, aliases)
+
+
+def bite_report(
+    games: Iterable[BiteGame],
+    unreadable: int = 0,
+    filters: Filters | None = None,
+    aliases: Aliases | None = None,
+) -> BiteStatsReport:
     """The statistics of ``games``; ``unreadable`` games (a file's syntax errors)
-    are counted with the invalid ones."""
+    are counted with the invalid ones. ``filters`` keep the games of some players,
+    dates (the Date tag) or tags, as Get Bit!'s do (``reports.selection``); with
+    ``aliases`` a name counts as another (ignoring case), shown as the alias gives it."""
+    filters = filters if filters is not None else Filters()
+    aliases = aliases if aliases is not None else Aliases()
     totals: dict[str, dict[str, int]] = {}
-    excluded = {"invalid": unreadable, "unfinished": 0}
+    shown: dict[str, str] = {}  # a player's key -> the name it is shown by
+    excluded = {"invalid": unreadable, "unfinished": 0, "filtered": 0}
     included = 0
+
+    def key(name: str) -> str:
+        k = aliases.key(name.casefold())
+        shown.setdefault(k, aliases.display(k) or name)
+        return k
+
     for game in games:
         if not game.valid or not game.events:
             excluded["invalid"] += 1
@@ -97,13 +129,17 @@ def bite_report(games: Iterable[BiteGame], unreadable: int = 0) -> BiteStatsRepo
         if not state.finished:
             excluded["unfinished"] += 1
             continue
+        if filters != Filters() and not _kept(game.events[0], filters, aliases):
+            excluded["filtered"] += 1
+            continue
         included += 1
+
         strengths = dict(state.strengths)
         scores = rules.scores(
             [(p.name, p.trophies, p.discards) for p in state.players], strengths
         )
         for p in state.players:
-            t = totals.setdefault(p.name, {})
+            t = totals.setdefault(key(p.name), {})
             t["games"] = t.get("games", 0) + 1
             t["wins"] = t.get("wins", 0) + (p.name in state.winners)
             t["trophies"] = t.get("trophies", 0) + len(p.trophies)
@@ -113,39 +149,96 @@ def bite_report(games: Iterable[BiteGame], unreadable: int = 0) -> BiteStatsRepo
                 t["points"] = t.get("points", 0) + scores[p.name]
         for attackers, defender, attackers_won in _battles(game.events):
             for name in attackers:
-                key = "attacks_won" if attackers_won else "attacks_lost"
-                totals[name][key] = totals[name].get(key, 0) + 1
-            key = "defences_lost" if attackers_won else "defences_won"
-            totals[defender][key] = totals[defender].get(key, 0) + 1
+                count = "attacks_won" if attackers_won else "attacks_lost"
+                totals[key(name)][count] = totals[key(name)].get(count, 0) + 1
+            count = "defences_lost" if attackers_won else "defences_won"
+            totals[key(defender)][count] = totals[key(defender)].get(count, 0) + 1
     players = sorted(
-        (BitePlayerStats(name, **t) for name, t in totals.items()),
+        (BitePlayerStats(shown[k], **t) for k, t in totals.items()),
         key=lambda p: (-p.wins, p.name.casefold(), p.name),
     )
-    return BiteStatsReport(tuple(players), included, excluded)
+    return BiteStatsReport(tuple(players), included, excluded, filters, aliases)
 
 
 def bite_report_json(report: BiteStatsReport) -> dict[str, Any]:
     """The object ``getbit stats --json`` prints for this game (stable fields)."""
+    f = report.filters
     return {
         "game": "bite-me",
         "games_included": report.games_included,
         "games_excluded": dict(report.games_excluded),
-        "players": [
-            {
-                "name": p.name,
-                "games": p.games,
-                "wins": p.wins,
-                "average_score": p.average_score,
-                "trophies": p.trophies,
-                "discards": p.discards,
-                "attacks_won": p.attacks_won,
-                "attacks_lost": p.attacks_lost,
-                "defences_won": p.defences_won,
-                "defences_lost": p.defences_lost,
-            }
-            for p in report.players
-        ],
+        "filters": {
+            "players": list(f.players),
+            "since": f.since,
+            "until": f.until,
+            "tags": dict(f.tags),
+            "aliases": dict(report.aliases.pairs),
+        },
+        "players": [_player_json(p) for p in report.players],
     }
+
+
+def _player_json(p: BitePlayerStats) -> dict[str, Any]:
+    return {
+        "name": p.name,
+        "games": p.games,
+        "wins": p.wins,
+        "average_score": p.average_score,
+        "trophies": p.trophies,
+        "discards": p.discards,
+        "attacks_won": p.attacks_won,
+        "attacks_lost": p.attacks_lost,
+        "defences_won": p.defences_won,
+        "defences_lost": p.defences_lost,
+    }
+
+
+#: The CSV header of this game's statistics: one row per player, the fields of --json
+BITE_CSV_FIELDS: tuple[str, ...] = tuple(_player_json(BitePlayerStats("")))
+
+
+def bite_csv(report: BiteStatsReport) -> str:
+    """The players as CSV text, one row each (an unknown average left empty),
+    formula-safe as Get Bit!'s (``reports.render.csv_text``)."""
+    from reports.render import csv_text
+
+    return csv_text(BITE_CSV_FIELDS, (_player_json(p) for p in report.players))
+
+
+def bite_html(report: BiteStatsReport) -> str:
+    """One self-contained page, on the shell of Get Bit!'s report (``reports.html``):
+    what it covers, wins per player, and the table of players; every name escaped."""
+    from reports.html import bar_chart, html_table, page_head
+
+    players = report.players
+    most = max((p.wins for p in players), default=0) or 1
+    head = (
+        "Player", "Games", "Wins", "Avg score", "Trophies", "Discards",
+        "Attacks won", "Attacks lost", "Defences won", "Defences lost",
+    )
+    rows = [
+        (
+            p.name, p.games, p.wins, "-" if p.average_score is None else f"{p.average_score:.2f}",
+            p.trophies, p.discards, p.attacks_won, p.attacks_lost, p.defences_won,
+            p.defences_lost,
+        )
+        for p in players
+    ]
+    return "\n".join(
+        [
+            *page_head("Come on! Bite me! statistics"),
+            f'<p id="coverage">{escape(bite_summary(report))}.</p>',
+            '<h2 id="wins">Wins</h2>',
+            '<p class="note">A shared win counts for each player sharing it (B16).</p>',
+            bar_chart(
+                "Wins per player",
+                [(p.name, p.wins / most, f"{p.wins} of {p.games}") for p in players],
+            ),
+            '<h2 id="players">Players</h2>',
+            html_table(head, rows),
+            "</body></html>",
+        ]
+    )
 
 
 def bite_summary(report: BiteStatsReport) -> str:

@@ -45,6 +45,7 @@ from getbit_events.events import Event
 from getbit_events.validate import GameReport, validate_game
 
 if TYPE_CHECKING:
+    from reports.bite_stats import BiteGame
     from reports.selection import Aliases, Filters
     from reports.stats import StatsReport
 
@@ -200,17 +201,23 @@ def stats_command(
     """Statistics per player over stored games (or FILES): results, bites, cards, the Shark."""
     from reports.selection import Aliases, Filters
 
-    given = {
-        "--player": player, "--alias": alias, "--variant": variant, "--swimmers": swimmers,
-        "--since": since, "--until": until, "--tag": tag, "--csv": csv_path,
-        "--html": html_path, "--id": game_id, "--encoding": encoding,
-    }
     try:
         if _which_game(paths or [], rules, db) == "bite-me":
-            store = None if paths else _StoredBites(db, player or (), since, until, tag or ())
-            kept = () if paths else _STORE_FILTERS  # the filters the store's games take
-            _bite_stats(paths or [], as_json, [k for k, v in given.items() if v and k not in kept],
-                        store)
+            # Get Bit!'s only: its variants, swimmers and the chart of one game's rounds
+            only = {"--variant": variant, "--swimmers": swimmers, "--id": game_id,
+                    "--game": old_game}
+            refused = [k for k, v in only.items() if v is not None]
+            if refused:
+                raise InputError(
+                    f"{', '.join(refused)}: Get Bit! only, not for Come on! Bite me! (it "
+                    "takes --player, --alias, --since, --until, --tag, --json, --csv, --html)"
+                )
+            _stats_options(as_json, csv_path, html_path, None, None)
+            bite_filters = Filters.make(player or (), None, None, since, until, tag or ())
+            _bite_stats(
+                paths or [], db, encoding, bite_filters, Aliases.make(alias or ()),
+                _BiteOutput(as_json, csv_path, html_path),
+            )
         _stats_options(as_json, csv_path, html_path, game_id, old_game)
         if encoding is not None and not paths:
             raise InputError("--encoding goes with FILES (a store keeps text, not bytes)")
@@ -267,60 +274,63 @@ def _which_game(paths: Sequence[Path], rules: str | None, db: Path | None = None
     return "bite-me" if bite else "get-bit"
 
 
-#: the filters ``stats --rules bite-me`` takes over the store's games
-_STORE_FILTERS = ("--player", "--since", "--until", "--tag")
-
-
 @attrs.frozen
-class _StoredBites:
-    """Where ``stats --rules bite-me`` without FILES takes its games: the store's
-    live games of Come on! Bite me!, as checked when stored, that the filters keep
-    (``--player``: any of them a seat, ignoring case; ``--tag KEY=VALUE``)."""
+class _BiteOutput:
+    """How ``stats`` shows the statistics of Come on! Bite me!: a table, or one of
+    ``--json``, ``--csv FILE``, ``--html FILE``."""
 
-    db: Path | None
-    players: Sequence[str]
-    since: str | None
-    until: str | None
-    tags: Sequence[str]
-
-    def games(self) -> list[Any]:
-        from reports.bite_stats import BiteGame
-        from reports.selection import parse_pairs
-        from store import GameStore, default_path
-        from store.listing import GameFilter, list_games
-        from store.listing import tag as tag_of
-
-        chosen = GameFilter.make(since=self.since, until=self.until, game="bite-me")
-        wanted = {p.casefold() for p in self.players}
-        pairs = parse_pairs(self.tags, "--tag")
-        found = []
-        with GameStore(self.db or default_path(), create=False) as store:
-            for game in list_games(store, chosen).games:
-                if wanted and not wanted & {s.casefold() for s in game.swimmers}:
-                    continue
-                if any(tag_of(game, k) != v for k, v in pairs):
-                    continue
-                found.append(BiteGame(store.bite_events(game.id), game.status != "invalid"))
-        return found
+    as_json: bool = False
+    csv_path: Path | None = None
+    html_path: Path | None = None
 
 
 def _bite_stats(
-    paths: Sequence[Path], as_json: bool, others: list[str], store: _StoredBites | None = None
+    paths: Sequence[Path], db: Path | None, encoding: str | None, filters: Filters,
+    aliases: Aliases, output: _BiteOutput,
 ) -> None:
-    """``getbit stats --rules bite-me FILES``: the games of Come on! Bite me! in FILES
-    (BMN records and logs of its events), or in the store (``store``),
-    checked and counted (``reports.bite_stats``); exits as ``stats`` does."""
+    """``getbit stats --rules bite-me``: the checked games of Come on! Bite me!
+    from where they come (FILES: BMN records and logs of its events; without FILES,
+    the store), counted and shown; exits as ``stats`` does."""
+    if paths:
+        games, problems = _bite_games_of_files(paths, encoding)
+    elif encoding is not None:
+        raise InputError("--encoding goes with FILES (a store keeps text, not bytes)")
+    else:
+        games, problems = _stored_bite_games(db), 0
+    _show_bite_stats(games, filters, aliases, output)
+    raise typer.Exit(EXIT_UNREADABLE if problems else EXIT_OK)
+
+
+def _stored_bite_games(db: Path | None) -> list[BiteGame]:
+    """The store's live games of Come on! Bite me!, as checked when stored (the
+    filters are applied to them as to FILES' games, by ``_show_bite_stats``)."""
+    from reports.bite_stats import BiteGame
+    from store import GameStore, default_path
+    from store.listing import GameFilter, list_games
+
+    with GameStore(db or default_path(), create=False) as store:
+        return [
+            BiteGame(store.bite_events(game.id), game.status != "invalid")
+            for game in list_games(store, GameFilter.make(game="bite-me")).games
+        ]
+
+
+def _bite_games_of_files(
+    paths: Sequence[Path], encoding: str | None
+) -> tuple[list[BiteGame], int]:
+    """The games of Come on! Bite me! in FILES, each checked (``validate_bite``), and
+    how many files could not be read (each said). A record of the other game in a
+    folder is not counted (``--rules bite-me``)."""
     from biteme.validate import validate_bite
     from importers import FOLDER_SUFFIXES, find_files
     from importers.bite_jsonl import is_bite, iter_bite_file
     from importers.bmn import SUFFIX
-    from reports.bite_stats import BiteGame, bite_report, bite_report_json, bite_table
+    from importers.reading import codec
+    from reports.bite_stats import BiteGame
 
-    if others:
-        raise InputError(
-            f"{', '.join(others)}: not there yet for Come on! Bite me! (it takes FILES, --json)"
-        )
-    games: list[BiteGame] = store.games() if store is not None else []
+    if encoding is not None:
+        codec(encoding)  # a misspelt --encoding is said once, not once a file
+    games: list[BiteGame] = []
     problems = 0
     for path in find_files(paths, (*FOLDER_SUFFIXES, SUFFIX), missing_ok=True):
         if not path.is_file():
@@ -328,20 +338,38 @@ def _bite_stats(
             problems += 1
             continue
         if not is_bite(path):
-            continue  # --rules bite-me: a record of the other game is not counted
+            continue
         try:
-            for record in iter_bite_file(path):
+            for record in iter_bite_file(path, encoding, say_warning):
                 checked = validate_bite(record)
                 games.append(BiteGame(checked.events, checked.valid))
         except InputError as exc:  # one unreadable file does not stop the others
             say_error(str(exc))
             problems += 1
-    report = bite_report(games)
-    if as_json:
+    return games, problems
+
+
+def _show_bite_stats(
+    games: Sequence[BiteGame], filters: Filters, aliases: Aliases, output: _BiteOutput
+) -> None:
+    """Count the checked ``games`` of Come on! Bite me! (``reports.bite_stats``) and
+    show them as ``output`` says, wherever the games came from."""
+    from reports.bite_stats import bite_csv, bite_html, bite_report, bite_report_json, bite_table
+
+    report = bite_report(games, filters=filters, aliases=aliases)
+    if output.as_json:
         write_json(bite_report_json(report), indent=2)
+    elif output.csv_path is not None:
+        _write(output.csv_path, bite_csv(report))
+        if str(output.csv_path) != "-":
+            what = plural(len(report.players), "player")
+            ERR.print(f"wrote {escape(str(output.csv_path))} ({what})")
+    elif output.html_path is not None:
+        _write(output.html_path, bite_html(report))
+        what = plural(report.games_included, "game")
+        ERR.print(f"wrote {escape(str(output.html_path))} ({what})")
     else:
         OUT.print(bite_table(report))
-    raise typer.Exit(EXIT_UNREADABLE if problems else EXIT_OK)
 
 
 def _stats_options(

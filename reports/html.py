@@ -15,7 +15,7 @@ from reports.render import coverage_line
 from reports.stats import PlayerStats, StatsReport
 from store.readmodel import VALUES
 
-__all__ = ["html_report"]
+__all__ = ["bar_chart", "html_report", "html_table", "page_head"]
 
 _COLOURS = (
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
@@ -69,7 +69,7 @@ def _colour(palette: Palette, name: str) -> str:
     return palette[key]
 
 
-def _bar_chart(title: str, items: Sequence[tuple[str, float | None, str]]) -> str:
+def bar_chart(title: str, items: Sequence[tuple[str, float | None, str]]) -> str:
     """Horizontal bars, one per (label, share 0..1, text)."""
     row, label_w, bar_w = 24, 160, 400
     height = row * len(items) + 30
@@ -194,7 +194,7 @@ def _thin(points: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
     return [*kept, points[-1]]
 
 
-def _table(head: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+def html_table(head: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     cells = "".join(f"<th>{_e(h)}</th>" for h in head)
     body = "".join(
         "<tr>" + "".join(f"<td>{_e(c)}</td>" for c in row) + "</tr>" for row in rows
@@ -232,7 +232,7 @@ def html_report(report: StatsReport, game: GameSummary | None = None) -> str:
     palette: Palette = {}
     for p in players:  # one colour per player, the same in every chart
         _colour(palette, p.name)
-    parts = [*_head(), *_summary(report, players)]
+    parts = [*page_head("Get Bit! statistics"), *_summary(report, players)]
     if game is not None:
         parts.append(_positions(game, palette))
     parts += [*_ratings(report, palette), *_tables(report, players), *_shark(players)]
@@ -240,8 +240,9 @@ def html_report(report: StatsReport, game: GameSummary | None = None) -> str:
     return "\n".join(parts)
 
 
-def _head() -> list[str]:
-    """The page's head, its one inline style, and its heading."""
+def page_head(title: str) -> list[str]:
+    """A report page's head, its one inline style, and its heading ``title``: the
+    shell of both games' report pages (``</body></html>`` closes it)."""
     return [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -249,9 +250,9 @@ def _head() -> list[str]:
         ("<meta http-equiv=\"Content-Security-Policy\" "
         "content=\"default-src 'none'; style-src 'unsafe-inline'\">"),
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        "<title>Get Bit! statistics</title>",
+        f"<title>{_e(title)}</title>",
         f"<style>{_STYLE}</style></head><body>",
-        "<h1>Get Bit! statistics</h1>",
+        f"<h1>{_e(title)}</h1>",
     ]
 
 
@@ -261,7 +262,7 @@ def _summary(report: StatsReport, players: Sequence[PlayerStats]) -> list[str]:
     return [
         f'<p id="coverage">{_e(coverage_line(report))}.</p>',
         '<h2 id="win-rates">Win rates</h2>',
-        _bar_chart(
+        bar_chart(
             "Win rate per player",
             [(p.name, p.win_rate, f"{_pct(p.win_rate)} of {p.games}") for p in players],
         ),
@@ -294,7 +295,7 @@ def _tables(report: StatsReport, players: Sequence[PlayerStats]) -> list[str]:
     """The table of players and that of win rates by starting place."""
     return [
         '<h2 id="players">Players</h2>',
-        _table(
+        html_table(
             ("Player", "Games", "Wins", "Win", "Avg rank", "Bites/g", "Devoured",
              "Rounds/g", "Tied", "Moved", "Front", "Back", "Take-backs/g", "Rating"),
             [
@@ -310,7 +311,7 @@ def _tables(report: StatsReport, players: Sequence[PlayerStats]) -> list[str]:
             ],
         ),
         '<h2 id="places">Win rate by starting place</h2>',
-        _table(
+        html_table(
             ("Place", "Swimmers in line", "Games", "Wins", "Win"),
             [
                 (s.place, s.swimmers or "all", s.games, s.wins, _pct(s.win_rate))
@@ -327,7 +328,7 @@ def _shark(players: Sequence[PlayerStats]) -> list[str]:
         return []
     return [
         '<h2 id="shark">The Shark</h2>',
-        _table(
+        html_table(
             ("Player", "Games", "Wins", "Cards", "Hit rate", "Misses", "Hunger left/g"),
             [
                 (p.name, p.shark_games, p.shark_wins, p.totals["shark_cards"],
@@ -343,7 +344,7 @@ def _head_to_head(report: StatsReport) -> list[str]:
     """Who finished ahead of whom in the games they shared."""
     return [
         '<h2 id="head-to-head">Head to head</h2>',
-        _table(
+        html_table(
             ("Player", "Opponent", "Shared games", "Player ahead", "Opponent ahead"),
             [
                 (h.first, h.second, h.games, h.first_ahead, h.second_ahead)

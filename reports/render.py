@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -19,6 +19,7 @@ from store.readmodel import VALUES
 __all__ = [
     "CSV_FIELDS",
     "coverage_line",
+    "csv_text",
     "player_json",
     "profile_renderable",
     "report_json",
@@ -161,11 +162,17 @@ CSV_FIELDS: tuple[str, ...] = tuple(_csv_row(PlayerStats.empty("", "")))
 
 def write_csv(report: StatsReport) -> str:
     """The players of ``report`` as CSV text, one row each, formula-safe (``safe_cell``)."""
+    return csv_text(CSV_FIELDS, (_csv_row(p) for p in report.players))
+
+
+def csv_text(fields: Sequence[str], rows: Iterable[Mapping[str, object]]) -> str:
+    """``rows`` as CSV text under the header ``fields``, every cell formula-safe
+    (``safe_cell``): the one CSV writer of both games' statistics."""
     buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=CSV_FIELDS, lineterminator="\n")
+    writer = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
     writer.writeheader()
-    for p in report.players:
-        writer.writerow({k: safe_cell(v) for k, v in _csv_row(p).items()})
+    for row in rows:
+        writer.writerow({k: safe_cell(v) for k, v in row.items()})
     return buf.getvalue()
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import attrs
 
@@ -121,21 +121,28 @@ class Filters:
             return False
         if self.swimmers is not None and first[SWIMMERS] != self.swimmers:
             return False
-        date = first[DATE]
+        tags: dict[str, str] = json.loads(first[TAGS] or "{}") if self.tags else {}
+        players = (r[PLAYER_KEY] for r in game if r[ROLE] != "automaton")
+        return self.keeps_facts(first[DATE], tags, players, aliases)
+
+    def keeps_facts(
+        self, date: str | None, tags: Mapping[str, str], players: Iterable[str], aliases: Aliases
+    ) -> bool:
+        """Whether a game of either game passes the filters every game has: its Date
+        (``YYYY-MM-DD`` or None), its tags and its players' names."""
         if (self.since is not None or self.until is not None) and date is None:
             return False
-        if self.since is not None and date < self.since:
+        if self.since is not None and date is not None and date < self.since:
             return False
-        if self.until is not None and date > self.until:
+        if self.until is not None and date is not None and date > self.until:
             return False
         if self.tags:
-            tags = {k.casefold(): v for k, v in json.loads(first[TAGS] or "{}").items()}
-            if any(tags.get(k.casefold()) != v for k, v in self.tags):
+            folded = {k.casefold(): v for k, v in tags.items()}
+            if any(folded.get(k.casefold()) != v for k, v in self.tags):
                 return False
         if self.players:
             wanted = {aliases.key(p.casefold()) for p in self.players}
-            keys = {aliases.key(r[PLAYER_KEY]) for r in game if r[ROLE] != "automaton"}
-            if not wanted & keys:
+            if not wanted & {aliases.key(p.casefold()) for p in players}:
                 return False
         return True
 

@@ -16,12 +16,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from biteme.events import Attacked, BiteEvent
+from biteme.events import Attacked, BiteEvent, Passed, Retreated
 from biteme.simulate import simulate_bite
 from biteme.validate import validate_bite
 from getbit_events.errors import InputError
 from importers.bite_jsonl import is_bite, read_bite_jsonl, write_bite_jsonl
 from importers.bmn import iter_bmn_file
+from importers.bmn_write import game_bmn
 from importers.wire import bite_event_from_wire, bite_event_to_wire
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,14 +54,36 @@ def test_a_log_gets_the_verdict_its_bmn_record_gets(path: Path) -> None:
     bmn = validate_bite(record)
     (logged,) = read_bite_jsonl(_log(list(bmn.events)), "game.jsonl")
     again = validate_bite(logged)
-    # the events are the record's, mistakes included; the verdict is derived again.
-    # A turn numbered out of sequence is the one thing a log does not keep: the
-    # events carry each turn's place, not the number written (biteme.events)
+    # the events are the record's, mistakes included (a turn numbered out of
+    # sequence too: its action keeps the number written); the verdict is derived again
     assert _bare(again.events) == _bare(bmn.events)
-    assert [(v.code, v.round) for v in again.violations] == [
-        (v.code, v.round) for v in bmn.violations if v.code != "turn-number"
+    assert [(v.code, v.round, v.message) for v in again.violations] == [
+        (v.code, v.round, v.message) for v in bmn.violations
     ]
     assert again.to_json()["final"] == bmn.to_json()["final"]
+
+
+def test_a_misnumbered_turn_keeps_its_number_in_a_log_and_nowhere_else() -> None:
+    (record,) = iter_bmn_file(MISTAKES)  # turn 4 is numbered 5
+    events = validate_bite(record).events
+    numbered = {e.turn: e.number for e in events if isinstance(e, Attacked | Retreated | Passed)}
+    assert numbered == {1: None, 2: None, 3: None, 4: 5, 5: None}
+    lines = [json.loads(line) for line in _log(list(events)).splitlines()]
+    assert [(w["turn"], w["number"]) for w in lines if "number" in w] == [(4, 5)]
+    (logged,) = read_bite_jsonl(_log(list(events)), "m.jsonl")
+    (turn_number,) = (v for v in validate_bite(logged).violations if v.code == "turn-number")
+    assert (turn_number.round, turn_number.message) == (4, "this is turn 4, but it is numbered 5")
+    assert "\n5. Dee retreats Meerkat ; Dee draws Panda\n" in game_bmn(events)
+
+
+def test_a_log_written_before_number_still_reads() -> None:
+    # logs written before ``number`` existed have none: each turn is numbered by ``turn``
+    wire = bite_event_to_wire(Retreated(4, "Dee", "Meerkat"), "g", 7)
+    assert "number" not in wire
+    assert bite_event_from_wire(wire) == Retreated(4, "Dee", "Meerkat")
+    assert bite_event_from_wire(wire | {"number": 5}) == Retreated(4, "Dee", "Meerkat", None, 5)
+    with pytest.raises(InputError, match="number: expected a whole number, not text"):
+        bite_event_from_wire(wire | {"number": "5"})
 
 
 def test_a_violation_is_reported_at_its_line() -> None:

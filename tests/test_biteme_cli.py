@@ -80,6 +80,20 @@ def test_simulated_fixtures_have_their_winners() -> None:
     ]
 
 
+def test_a_shared_win_is_said_with_win_one_winner_with_wins() -> None:
+    shared = ROOT / "fixtures" / "biteme-stats" / "shared.bmn"  # Vic 30, Wes 30 (B16)
+    sim = BITEME / "sim-3.bmn"
+    done = getbit("validate", "--jobs", "1", shared, sim)
+    assert done.stdout.splitlines()[:3] == [
+        f"{shared} game 1 (line 4): ok (Vic and Wes win)",
+        f"{sim} game 1 (line 1): ok (Cid wins)",
+        f"{sim} game 2 (line 31): ok (Bob wins)",
+    ]
+    # the JSON contract keeps its one text: the winners joined by "and"
+    (first,) = _json(getbit("validate", "--json", shared).stdout)
+    assert (first["winner"], first["winners"]) == ("Vic and Wes", ["Vic", "Wes"])
+
+
 def test_a_folder_gives_its_bmn_files_and_the_screen_says_turns() -> None:
     done = getbit("validate", "--jobs", "1", BITEME, MISTAKES)
     assert done.returncode == 1

@@ -13,8 +13,9 @@ import pytest
 from biteme_cases import STRENGTHS, check, found, record, retreats_to_the_end
 
 from biteme import rules
-from biteme.events import Looked
+from biteme.events import BiteEnded, Looked
 from biteme.fold import fold
+from biteme.simulate import simulate_bite
 from biteme.views import HIDDEN, looked_at, view_of
 from importers.bmn import read_strengths
 from importers.bmn_write import game_bmn
@@ -462,6 +463,26 @@ def test_b17_each_player_s_view_hides_what_it_could_not_see() -> None:
     assert HIDDEN in outsider
     [look] = [e for e in events if isinstance(e, Looked)]
     assert looked_at(events, look) == {"Bob": "Rabbit", "Cid": "Tiger", "Dee": "Panda"}
+
+
+def test_b17_a_take_is_seen_by_its_two_players_a_pick_by_the_battle_s() -> None:
+    # docs/biteme.md, "What each view shows": the two choices the leaflet leaves open
+    worked = (Path(__file__).resolve().parent.parent / "fixtures" / "biteme" / "worked.bmn")
+    events = check(worked.read_text(encoding="utf-8")).events
+
+    def turn(player: str, k: int) -> str:
+        return game_bmn(view_of(events, player)).splitlines()[-9 + k]
+
+    for player in ("Ann", "Cid"):  # the Monkey's take passes between Ann and Cid
+        assert turn(player, 3).startswith("3. Cid retreats Monkey ; Cid takes Ann Tiger ; ")
+    for player in ("Bob", "Dee", "table"):
+        assert turn(player, 3).startswith("3. Cid retreats Monkey ; Cid takes Ann ? ; ")
+    assert "Bob picks Ann Mosquito" in turn("Ann", 1)  # Ann and Bob fought the battle
+    assert "Bob picks Ann ?" in turn("Cid", 1)
+    ended = simulate_bite(3, 1)  # the end's scores and winners are seen by everyone
+    assert isinstance(ended[-1], BiteEnded)
+    assert ended[-1].winners
+    assert view_of(ended, "table")[-1] == ended[-1]
 
 
 def test_the_strengths_of_the_worked_examples_are_all_unstated_ones() -> None:

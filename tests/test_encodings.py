@@ -361,3 +361,72 @@ def test_stats_says_encoding_goes_with_files(tmp_path: Path) -> None:
     code, _, err = _run("stats", "--encoding", "cp1252", "--db", str(tmp_path / "none.db"))
     assert code == 2
     assert err.strip() == "getbit stats: --encoding goes with FILES (a store keeps text, not bytes)"
+
+
+# -- a record of Come on! Bite me! (BMN, or a log of its events) -----------------------
+
+WORKED = (ROOT / "fixtures" / "biteme" / "worked.bmn").read_text(encoding="utf-8")
+# the worked game of docs/biteme.md with names only a Western encoding holds
+BITE_CAFE = WORKED.replace("Friday club", "Café Zoë").replace("Ann", "Anaïs")
+
+
+@pytest.fixture
+def latin1_bmn(tmp_path: Path) -> Path:
+    path = tmp_path / "club.bmn"
+    path.write_bytes(BITE_CAFE.encode("latin-1"))
+    return path
+
+
+def _finished_latin1(tmp_path: Path, suffix: str) -> Path:
+    """A finished simulated game with Ann written Anaïs, in Latin-1 (BMN or a log)."""
+    from biteme.simulate import simulate_bite
+    from importers.bite_jsonl import write_bite_jsonl
+    from importers.bmn_write import game_bmn
+
+    events = simulate_bite(4, 3)
+    text = game_bmn(events) if suffix == ".bmn" else "".join(write_bite_jsonl([("g", events)]))
+    path = tmp_path / f"finished{suffix}"
+    path.write_bytes(text.replace("Ann", "Anaïs").encode("latin-1"))
+    return path
+
+
+def test_a_latin1_bmn_record_is_read_in_the_encoding_given(latin1_bmn: Path) -> None:
+    from importers.bite_jsonl import iter_bite_file
+
+    (record,) = iter_bite_file(latin1_bmn, "latin-1")
+    tags = {t.name: t.value for t in record.tags}
+    assert (tags["Event"], tags["Seats"]) == ("Café Zoë", "Anaïs, Bob, Cid, Dee")
+    assert record.turns[0].who == "Anaïs"
+    (as_utf8,) = iter_bite_file(latin1_bmn)  # the library reads UTF-8 unless told
+    assert as_utf8.syntax_errors[0].message == "not UTF-8 text (byte 0xe9)"
+    code, out, err = _run("validate", "--encoding", "latin-1", str(latin1_bmn))
+    assert (code, err) == (0, "")
+    assert "ok (unfinished after 8 turns)" in out
+
+
+def test_a_latin1_bmn_record_is_detected_and_said_by_every_command(latin1_bmn: Path) -> None:
+    for command in ("validate", "replay"):
+        code, out, err = _run(command, str(latin1_bmn))
+        assert code == 0, err
+        assert err.splitlines() == [f"warning: {latin1_bmn}: {NOTE}"]
+        assert "not UTF-8" not in out
+    code, out, err = _run("replay", "--encoding", "latin-1", str(latin1_bmn), "--as", "Anaïs")
+    assert (code, err) == (0, "")
+    assert "as Anaïs saw it" in out
+
+
+@pytest.mark.parametrize("suffix", [".bmn", ".jsonl"])
+def test_bite_me_stats_read_files_in_the_encoding_given(tmp_path: Path, suffix: str) -> None:
+    path = _finished_latin1(tmp_path, suffix)
+    code, out, err = _run("stats", "--json", "--encoding", "latin-1", str(path))
+    assert (code, err) == (0, "")
+    report = json.loads(out)
+    assert report["games_included"] == 1
+    assert sorted(p["name"] for p in report["players"]) == ["Anaïs", "Bob", "Cid", "Dee"]
+    code, _, err = _run("validate", "--encoding", "latin-1", str(path))
+    assert (code, err) == (0, "")
+    code, _, err = _run("stats", "--encoding", "cp-1252x", str(path))
+    assert code == 2
+    assert err.splitlines() == [
+        "getbit stats: --encoding: no encoding called 'cp-1252x' (try cp1252, latin-1)"
+    ]

@@ -115,6 +115,16 @@ def _renamed(names: dict[str, str], seed: int) -> BiteCursor:
     return BiteCursor(events)
 
 
+def test_a_shared_win_is_said_with_win_one_winner_with_wins() -> None:
+    # B16: fixtures/biteme-stats/shared.bmn ends Vic 30, Wes 30 with 8 trophies each
+    shared = load_bite("fixtures/biteme-stats/shared.bmn")
+    said = "ended in turn 25; scores Uma 0, Vic 30, Wes 30; Vic and Wes win"
+    assert bite_text(shared).endswith(f"Result: {said}.\n")
+    assert _page_data(write_bite_html(shared))["result"] == said
+    alone = bite_text(load_bite("fixtures/biteme/sim-3.bmn", 2))
+    assert re.search(r"; [A-Z][a-z]+ wins\.\n$", alone), alone[-80:]
+
+
 def test_names_with_markup_print_as_written() -> None:
     text = bite_text(_renamed({"Ann": "[bold]A", "Bob": "B[/]"}, 3))
     assert "  hands     [bold]A " in text

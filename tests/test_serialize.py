@@ -13,11 +13,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import simulated_games
 
+from biteme.events import EVENT_TYPES as BITE_TYPES
+from biteme.events import Drew, Retreated
+from biteme.simulate import simulate_bite
 from getbit_events.errors import InputError
 from getbit_events.events import EVENT_TYPES, CardsRevealed, SourcePos, SwimmerBitten
 from getbit_events.simulate import simulate_game
 from importers import wire
+from importers.bite_jsonl import write_bite_jsonl
 from importers.wire import (
+    bite_event_to_wire,
     event_from_payload,
     event_from_wire,
     event_to_wire,
@@ -116,8 +121,11 @@ def test_the_committed_schema_is_generated_from_the_classes() -> None:
 def test_the_schema_covers_every_event_class_and_field() -> None:
     schema = json_schema()
     refs = {item["$ref"].rsplit("/", 1)[1] for item in schema["oneOf"]}
-    assert refs == {cls.__name__ for cls in EVENT_TYPES.values()}
-    for tag, cls in EVENT_TYPES.items():
+    both = {**EVENT_TYPES, **BITE_TYPES}  # Get Bit!'s and Come on! Bite me!'s
+    assert len(both) == len(EVENT_TYPES) + len(BITE_TYPES)
+    assert refs == {cls.__name__ for cls in both.values()}
+    assert len(refs) == len(both)
+    for tag, cls in both.items():
         spec = schema["$defs"][cls.__name__]
         assert spec["properties"]["type"] == {"const": tag}
         assert spec["properties"]["v"] == {"const": cls.VERSION}
@@ -179,6 +187,26 @@ def test_simulated_lines_fit_the_schema_and_broken_ones_do_not() -> None:
     assert not _check({**line, "limb": 4}, schema, defs)
     assert not _check({**line, "extra": 1}, schema, defs)
     assert not _check({k: v for k, v in line.items() if k != "who"}, schema, defs)
+
+
+def test_simulated_bite_me_lines_fit_the_schema_and_broken_ones_do_not() -> None:
+    schema = json_schema()
+    defs = schema["$defs"]
+    seen: set[str] = set()
+    for players, seed in ((3, 1), (4, 2), (6, 3), (10, 4)):
+        log = write_bite_jsonl([("g", simulate_bite(players, seed))])
+        for line in log:
+            wire = json.loads(line)
+            assert _check(wire, schema, defs), wire
+            seen.add(wire["type"])
+    assert {"bm-game-started", "bm-attack", "bm-claim", "bm-draw", "bm-game-ended"} <= seen
+    misnumbered = bite_event_to_wire(Retreated(4, "Dee", "Meerkat", number=5), "g", 7)
+    assert _check(misnumbered, schema, defs)
+    assert not _check({**misnumbered, "number": "5"}, schema, defs)
+    line = bite_event_to_wire(Drew(3, "Ann", "Tiger"), "g", 3)
+    assert not _check({**line, "round": 3}, schema, defs)  # turn, not round
+    assert not _check({k: v for k, v in line.items() if k != "turn"}, schema, defs)
+    assert not _check({**line, "card": 8}, schema, defs)
 
 
 def test_the_docs_name_every_type_and_field() -> None:

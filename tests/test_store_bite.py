@@ -130,10 +130,8 @@ def mixed(tmp_path: Path) -> Path:
     (folder / "c.jsonl").write_text(
         "".join(write_bite_jsonl((f"g{k}", g) for k, g in enumerate(bites[2:]))), "utf-8"
     )
-    # the mistakes of fixtures/biteme-invalid but a misnumbered turn, which the
-    # events do not keep yet (test_a_misnumbered_turn_is_not_kept_yet)
-    (folder / "d.bmn").write_text(MISTAKES.read_text("utf-8").replace(
-        "5. Dee retreats", "4. Dee retreats"), "utf-8")
+    # the mistakes of fixtures/biteme-invalid, a misnumbered turn among them
+    (folder / "d.bmn").write_text(MISTAKES.read_text("utf-8"), "utf-8")
     return folder
 
 
@@ -159,7 +157,7 @@ def test_import_stores_both_games_in_one_store_whatever_the_jobs(
         # 4 Get Bit!, 5 bite-me (one of them twice), the invalid one
         assert out.strip() == "9 stored, 1 already stored, 1 stored as invalid, 1 unreadable"
         assert re.search(r"b\.bmn game 4 \(line \d+\): unreadable, not stored", err)
-        assert "d.bmn game 1 (line 3): 4 violations, stored as invalid" in err
+        assert "d.bmn game 1 (line 3): 5 violations, stored as invalid" in err
         found.append([row[:9] for row in _stored(db)])
         assert check_store(db).ok
     assert found[0] == found[1]
@@ -274,12 +272,12 @@ def test_show_gives_a_bite_me_game_its_verdict_and_record(store_db: Path) -> Non
     assert "seats: Ann, Bob, Cid, Dee" in out
     assert "line 12:1: turn 5: it is Ann's turn, not Bob's (B4) [wrong-player]" in out
     assert '[Seats "Ann, Bob, Cid, Dee"]' in out
-    assert "4. Dee retreats Meerkat ; Dee draws Panda" in out
+    assert "5. Dee retreats Meerkat ; Dee draws Panda" in out  # numbered as recorded
     code, out, _ = _run("show", "--db", str(store_db), invalid.id, "--json")
     data = json.loads(out)
     assert data["game"] == "bite-me"
     assert [v["code"] for v in data["violation_list"]] == [
-        "wrong-pick", "wrong-trophy", "wrong-take", "wrong-player"
+        "wrong-pick", "wrong-trophy", "wrong-take", "turn-number", "wrong-player"
     ]
     assert data["record"].startswith('[Game "Come on! Bite me!"]\n')
     code, out, _ = _run("show", "--db", str(store_db), invalid.id, "--source")
@@ -310,8 +308,7 @@ def test_export_gives_back_the_same_verdicts_and_stores_nothing_new(
     assert out.strip() == "0 stored, 6 already stored, 0 stored as invalid, 0 unreadable"
 
 
-@pytest.mark.xfail(strict=True, reason="bm- events keep no misnumbered turn (issue 16)")
-def test_a_misnumbered_turn_is_not_kept_yet(tmp_path: Path) -> None:
+def test_a_misnumbered_turn_is_kept(tmp_path: Path) -> None:
     db = tmp_path / "g.db"
     _run("import", "--db", str(db), str(MISTAKES))
     back = tmp_path / "back.bmn"
@@ -366,7 +363,7 @@ def test_stats_over_the_store_count_as_over_the_files(tmp_path: Path) -> None:
     code, out, err = _run("stats", "--json", "--db", str(db))
     assert code == 0, err
     assert json.loads(out) == from_files
-    assert from_files["games_excluded"] == {"invalid": 1, "unfinished": 2}
+    assert from_files["games_excluded"] == {"invalid": 1, "unfinished": 2, "filtered": 0}
     _run("import", "--db", str(db), str(ROOT / "fixtures" / "games" / "friday-club.gbn"))
     assert json.loads(_run("stats", "--json", "--db", str(db))[1]).get("game") != "bite-me"
     code, out, _ = _run("stats", "--json", "--db", str(db), "--rules", "bite-me")
@@ -433,7 +430,7 @@ def test_a_bite_me_game_is_revised_and_retracted_as_get_bit_games_are(
     code, out, err = _run("retract", "--db", str(db), new, "--reason", "a test")
     assert code == 0, err
     _, out, _ = _run("stats", "--json", "--db", str(db), "--rules", "bite-me")
-    assert json.loads(out)["games_excluded"] == {"invalid": 0, "unfinished": 0}
+    assert json.loads(out)["games_excluded"] == {"invalid": 0, "unfinished": 0, "filtered": 0}
     assert check_store(db).ok
 
 
