@@ -368,6 +368,13 @@ def test_stats_over_the_store_count_as_over_the_files(tmp_path: Path) -> None:
     assert json.loads(_run("stats", "--json", "--db", str(db))[1]).get("game") != "bite-me"
     code, out, _ = _run("stats", "--json", "--db", str(db), "--rules", "bite-me")
     assert json.loads(out) == from_files
+    # the same counting and the same outputs, wherever the games come from
+    csv_files = _run("stats", "--csv", "-", "--rules", "bite-me", *files)[1]
+    assert csv_files.count("\n") == 1 + len(from_files["players"])
+    assert _run("stats", "--csv", "-", "--db", str(db), "--rules", "bite-me")[1] == csv_files
+    code, _, err = _run("stats", "--db", str(db), "--rules", "bite-me", "--encoding", "latin-1")
+    assert code == 2
+    assert "--encoding goes with FILES" in err
 
 
 def test_stats_over_the_store_take_the_filters(tmp_path: Path) -> None:
