@@ -38,6 +38,7 @@ from getbit_events.errors import InputError, StoreError
 from store import readmodel
 from store.schema import DROPPED, quote
 from store.store import GameStore
+from store.stored import GET_BIT
 
 __all__ = ["FORMAT", "TABLES", "ParquetExport", "write_parquet"]
 
@@ -292,7 +293,7 @@ def _selection(
 ) -> str:
     """An SQL condition on a game id column ``{id}`` keeping the games asked for
     (kept in a temporary table when there is a choice)."""
-    where, params = [], []
+    where, params = ["game = ?"], [GET_BIT]  # the tables' columns are Get Bit!'s
     if status is not None:
         where.append("status = ?")
         params.append(status)
@@ -300,8 +301,9 @@ def _selection(
         where.append(f"id IN (SELECT game_id FROM {readmodel.TABLE} "
                      "WHERE player_key = ? OR swimmer = ?)")
         params.extend([player.casefold(), player])
-    if games is None and not where:
-        return "1"
+    only_get_bit = conn.execute("SELECT 1 FROM games WHERE game != ? LIMIT 1", [GET_BIT])
+    if games is None and len(where) == 1 and only_get_bit.fetchone() is None:
+        return "1"  # every game: no table to keep them in
     conn.execute("CREATE TEMP TABLE parquet_selection (id TEXT PRIMARY KEY)")
     keep = " AND ".join(where) or "1"
     if games is None:

@@ -483,3 +483,23 @@ def test_hostile_names_are_stored_as_given_and_shown_escaped(tmp_path: Path) -> 
     assert code == 0
     assert "4 players clockwise: <script>, ../etc, O'Neil, Dee" in out
     assert not (tmp_path / "etc").exists()
+
+
+def test_parquet_holds_get_bit_games_only(store_db: Path, tmp_path: Path) -> None:
+    import pyarrow.parquet as pq
+
+    with GameStore(store_db) as store:
+        get_bit = {g.id for g in store.games(everything=True) if g.game == "get-bit"}
+        bite = next(iter(store.games(game="bite-me"))).id
+    assert get_bit
+    code, _, err = _run("export", "--db", str(store_db), "--all", "--format", "parquet",
+                        "-o", str(tmp_path / "all"))
+    assert code == 0, err
+    games = pq.read_table(tmp_path / "all" / "games").column("id").to_pylist()
+    assert set(games) == get_bit  # the tables' columns are Get Bit!'s
+    events = pq.read_table(tmp_path / "all" / "events").column("game_id").to_pylist()
+    assert set(events) <= get_bit
+    code, _, err = _run("export", "--db", str(store_db), "--format", "parquet",
+                        "-o", str(tmp_path / "one"), bite)
+    assert code == 2
+    assert f"game {bite} is a game of Come on! Bite me!" in err
