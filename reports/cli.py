@@ -238,10 +238,27 @@ def stats_command(
             _stats_html(report, loaded, html_path, game_id)
         else:
             _stats_table(report, filters)
+        if not paths:
+            _say_other_game(db)
     except GetbitError as exc:
         say_error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
     raise typer.Exit(EXIT_UNREADABLE if loaded.problems else EXIT_OK)
+
+
+def _say_other_game(db: Path | None) -> None:
+    """Say on stderr that the store's games of Come on! Bite me!, which Get Bit!'s
+    statistics do not count, are there, and how to count them."""
+    from store import GameStore, default_path
+    from store.stored import BITE_ME
+
+    with GameStore(db or default_path(), create=False) as store:
+        others = store.count(game=BITE_ME)
+    if others:
+        ERR.print(
+            f"not counted: {plural(others, 'game')} of Come on! Bite me! "
+            "(getbit stats --rules bite-me counts them)"
+        )
 
 
 def _which_game(paths: Sequence[Path], rules: str | None, db: Path | None = None) -> str:
