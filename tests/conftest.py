@@ -1,13 +1,20 @@
-"""Shared test fixtures: a real headless browser for the HTML pages."""
+"""Shared test fixtures: a real headless browser for the HTML pages; the command line
+built once for the tests' many in-process runs."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import attrs
 import pytest
+import typer.testing
+
+# typer's CliRunner turns the app into its click command on every invoke (some 30-50 ms
+# of reading signatures); the tests invoke it thousands of times, the command is the same
+typer.testing._get_command = functools.cache(typer.testing._get_command)  # type: ignore[attr-defined]
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
