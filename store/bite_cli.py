@@ -25,7 +25,7 @@ from importers.bmn_write import game_bmn, write_bmn
 from store.store import GameStore
 from store.stored import StoredGame, StoredViolation
 
-__all__ = ["export_text", "show_bite", "warnings_of"]
+__all__ = ["export_text", "show_bite", "show_head", "warnings_of"]
 
 
 def warnings_of(events: Sequence[BiteEvent]) -> list[str]:
@@ -67,13 +67,19 @@ def show_bite(
     return problem
 
 
-def _render(game: StoredGame, violations: list[StoredViolation], warnings: list[str]) -> None:
-    OUT.print(f"[bold]game {escape(game.id)}[/bold] ({escape(game.status)}): Come on! Bite me!")
+def show_head(game: StoredGame, what: str = "") -> None:
+    """The lines ``show`` begins a stored game of either game with: its id, status
+    (and ``what``), where it came from, when, and its tags."""
+    OUT.print(f"[bold]game {escape(game.id)}[/bold] ({escape(game.status)}){what}")
     if game.source:
         OUT.print(f"  from {escape(game.source)}:{game.source_line} (game {game.source_game})")
     OUT.print(f"  imported {escape(game.imported_at)}")
     for name, value in game.tags:
         OUT.print(f"  {escape(name)}: {escape(value)}")
+
+
+def _render(game: StoredGame, violations: list[StoredViolation], warnings: list[str]) -> None:
+    show_head(game, ": Come on! Bite me!")
     if game.swimmers:
         OUT.print(f"  seats: {escape(', '.join(game.swimmers))}")
     turns = f"{game.rounds} turn{'s' * (game.rounds != 1)}"

@@ -67,7 +67,7 @@ from store import (
     check_store,
     default_path,
 )
-from store.bite_cli import export_text, show_bite
+from store.bite_cli import export_text, show_bite, show_head
 from store.importing import (
     GameFailure,
     ImportSummary,
@@ -378,12 +378,7 @@ def _show_source(game_id: str, text: bytes | None) -> None:
 
 
 def _render(game: StoredGame, violations: list[Any]) -> None:
-    out.print(f"[bold]game {escape(game.id)}[/bold] ({escape(game.status)})")
-    if game.source:
-        out.print(f"  from {escape(game.source)}:{game.source_line} (game {game.source_game})")
-    out.print(f"  imported {escape(game.imported_at)}")
-    for name, value in game.tags:
-        out.print(f"  {escape(name)}: {escape(value)}")
+    show_head(game)
     if game.variant:
         out.print(f"  variant: {escape(game.variant)}")
         out.print(f"  line: {escape(', '.join(game.swimmers))}")
