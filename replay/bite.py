@@ -316,9 +316,9 @@ _LABELS: dict[type, str] = {
     Looked: "look",
     Took: "take",
     BiteEnded: "end",
-    TurnStated: "as recorded",
-    StepStated: "as recorded",
-    ResultStated: "as recorded",
+    TurnStated: "recorded",
+    StepStated: "recorded",
+    ResultStated: "recorded",
 }
 
 

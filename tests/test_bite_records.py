@@ -26,7 +26,7 @@ from getbit_events.events import SourcePos
 from importers.bite_jsonl import iter_bite_file, read_bite_jsonl, write_bite_jsonl
 from importers.bmn import read_bmn
 from importers.bmn_write import game_bmn
-from replay.bite import BiteCursor
+from replay.bite import BiteCursor, bite_text
 from store.bite import prepare_bite
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -172,6 +172,8 @@ def test_the_replay_says_what_the_record_says_and_that_it_is_kept() -> None:
         "the record says Bob Lion attacks Ann Zebra: kept as recorded, the table leaves "
         "it aside"
     )
+    shown = bite_text(cursor, 5)
+    assert "  recorded  the record says Zed passes: kept as recorded" in shown
 
 
 def test_a_players_view_hides_the_cards_of_a_kept_attack_it_is_not_in() -> None:
