@@ -29,9 +29,12 @@ __all__ = [
     "Looked",
     "Passed",
     "Picked",
+    "ResultStated",
     "Retreated",
     "SourcePos",
+    "StepStated",
     "Took",
+    "TurnStated",
 ]
 
 
@@ -169,15 +172,63 @@ class BiteEnded:
     pos: SourcePos | None = None
 
 
+@attrs.frozen
+class TurnStated:
+    """A turn's action as recorded where it names a player or card the game does not
+    have: kept, and left aside by the fold (``action`` and the names as in a
+    ``BiteTurn``; ``number`` as for ``Passed``)."""
+
+    TYPE: ClassVar[str] = "bm-turn-stated"
+    VERSION: ClassVar[int] = 1
+    turn: int
+    who: str
+    action: str
+    card: str = ""
+    defender: str = ""
+    defender_card: str = ""
+    joined: tuple[tuple[str, str], ...] = ()
+    pos: SourcePos | None = None
+    number: int | None = None
+
+
+@attrs.frozen
+class StepStated:
+    """A step as recorded where it names a player or card the game does not have:
+    kept, and left aside by the fold (``kind`` and the names as in a ``BiteStep``)."""
+
+    TYPE: ClassVar[str] = "bm-step-stated"
+    VERSION: ClassVar[int] = 1
+    turn: int
+    kind: str
+    who: str
+    other: str = ""
+    card: str = ""
+    pos: SourcePos | None = None
+
+
+@attrs.frozen
+class ResultStated:
+    """The result a record claims (its Winner and Scores tags, as written; None where
+    not given) where the rules give another: kept, and left aside by the fold (B16)."""
+
+    TYPE: ClassVar[str] = "bm-result-stated"
+    VERSION: ClassVar[int] = 1
+    turn: int
+    winner: str | None = None
+    scores: str | None = None
+    pos: SourcePos | None = None
+
+
 BiteEvent = (
     BiteStarted | Attacked | Retreated | Passed | Claimed | Picked | Drew | Looked | Took
-    | BiteEnded
+    | BiteEnded | TurnStated | StepStated | ResultStated
 )
 
 #: wire tag -> class
 EVENT_TYPES: dict[str, type[BiteEvent]] = {
     cls.TYPE: cls
     for cls in (
-        BiteStarted, Attacked, Retreated, Passed, Claimed, Picked, Drew, Looked, Took, BiteEnded
+        BiteStarted, Attacked, Retreated, Passed, Claimed, Picked, Drew, Looked, Took, BiteEnded,
+        TurnStated, StepStated, ResultStated,
     )
 }

@@ -25,14 +25,18 @@ from biteme.events import (
     Looked,
     Passed,
     Picked,
+    ResultStated,
     Retreated,
+    StepStated,
     Took,
+    TurnStated,
 )
 from biteme.findings import CODES, LEFT_OUT, WARNING_CODES, TurnViolation, Walk
 from biteme.fold import Table, fold
 from biteme.record import BiteRecord, BiteStep, BiteTurn
 from biteme.scoring import BiteFinal, final
 from biteme.state import BiteState
+from biteme.tags import Claimed as ClaimedResult
 from biteme.tags import read_setup
 from getbit_events.events import SourcePos
 from getbit_events.limits import MAX_VIOLATIONS
@@ -136,7 +140,23 @@ def validate_bite(record: BiteRecord, strengths: Mapping[str, int] | None = None
             table.fold(events[-1])
     walk.turn = None
     result = final(walk, claimed)
+    events.extend(_stated_result(walk, claimed, events[-1].turn))
     return BiteReport(record, _found(walk), tuple(walk.warnings), result, tuple(events))
+
+
+def _stated_result(walk: Walk, claimed: ClaimedResult, turn: int) -> list[BiteEvent]:
+    """B16: the Winner and Scores tags as written, kept where the rules give another
+    result (a game whose tags agree keeps no such event, so its events do not change)."""
+    tags = [t for t in (claimed.winner, claimed.scores) if t is not None]
+    if not any(v.pos == t.pos for v in walk.violations for t in tags):
+        return []
+    winner, scores = claimed.winner, claimed.scores
+    return [
+        ResultStated(
+            turn, winner.value if winner else None, scores.value if scores else None,
+            tags[0].pos,
+        )
+    ]
 
 
 # -- a turn ---------------------------------------------------------------------
@@ -152,10 +172,11 @@ def _play_turn(walk: Walk, turn: BiteTurn, k: int) -> list[BiteEvent]:
     who = _player(walk, turn.who, turn.pos)
     if who is not None and who != due:  # B4
         walk.flag("wrong-player", f"it is {due}'s turn, not {who}'s", turn.pos, "B4")
-    actor = who or due
-    action = _action(walk, turn, k, actor)
-    if action is None:  # names or cards the game does not have: the steps still count
-        events: list[BiteEvent] = []
+    action = _action(walk, turn, k, who or due)
+    if who is None:  # the fold cannot apply a turn of a player not at the table
+        action = None
+    if action is None:  # names or cards the game does not have: kept as recorded
+        events: list[BiteEvent] = [_stated_turn(turn, k)]
     else:
         events = [action]
         table.fold(action)
@@ -164,8 +185,8 @@ def _play_turn(walk: Walk, turn: BiteTurn, k: int) -> list[BiteEvent]:
     expected: list[list[rules.Expect]] = []
     if action is not None:
         expected = _expected(walk, action, target, turn.pos)
-    kept: list[tuple[BiteStep, BiteEvent]] = []
-    for step, event in stated:
+    kept: list[BiteStep] = []
+    for n, (step, event) in enumerate(stated):
         if table.finished:  # B15: whatever the turn had left to do is not done
             walk.flag(
                 "after-end",
@@ -173,15 +194,25 @@ def _play_turn(walk: Walk, turn: BiteTurn, k: int) -> list[BiteEvent]:
                 step.pos,
                 "B15",
             )
-            events.extend(e for _, e in stated[len(kept) :])
+            events.extend(e for _, e in stated[n:])
             break
-        _check_step(walk, step, event, kept)
-        kept.append((step, event))
         events.append(event)
+        if isinstance(event, StepStated):  # flagged already; the fold leaves it aside
+            continue
+        _check_step(walk, step, event, kept)
+        kept.append(step)
         table.fold(event)
     if expected:
-        _compare(walk, turn, expected, [s for s, _ in kept])
+        _compare(walk, turn, expected, kept)
     return events
+
+
+def _stated_turn(turn: BiteTurn, k: int) -> TurnStated:
+    """A turn's action as recorded, for one naming a player or card the game does not have."""
+    return TurnStated(
+        k, turn.who, turn.action, turn.card, turn.defender, turn.defender_card, turn.joined,
+        turn.pos, _written(turn, k),
+    )
 
 
 def _player(walk: Walk, raw: str, pos: SourcePos) -> str | None:
@@ -267,13 +298,14 @@ def _written(turn: BiteTurn, k: int) -> int | None:
 
 def _steps(walk: Walk, turn: BiteTurn, k: int) -> list[tuple[BiteStep, BiteEvent]]:
     """The turn's stated steps with their events; a step naming a player or card the
-    game does not have is flagged and left out."""
+    game does not have is flagged and kept as recorded (``StepStated``)."""
     made: list[tuple[BiteStep, BiteEvent]] = []
     for step in turn.steps:
         who = _player(walk, step.who, step.pos)
         other = _player(walk, step.other, step.pos) if step.other else ""
         card = _card(walk, step.card, step.pos) if step.card else ""
         if who is None or other is None or card is None:
+            made.append((step, StepStated(k, step.kind, step.who, step.other, step.card, step.pos)))
             continue
         named = attrs.evolve(step, who=who, other=other, card=card)
         made.append((named, _event(step, k, who, other, card)))
@@ -293,9 +325,7 @@ def _event(step: BiteStep, k: int, who: str, other: str, card: str) -> BiteEvent
     return Drew(k, who, card, step.pos)
 
 
-def _check_step(
-    walk: Walk, step: BiteStep, event: BiteEvent, kept: Sequence[tuple[BiteStep, BiteEvent]]
-) -> None:
+def _check_step(walk: Walk, step: BiteStep, event: BiteEvent, kept: Sequence[BiteStep]) -> None:
     """What a step states that the table can tell wrong before it is folded in:
     a random trophy the winner does not hold (B13), a Monkey taking a card the
     player does not hold (B12), a card the deck no longer holds (B1)."""

@@ -26,7 +26,9 @@ from biteme.events import (
     Passed,
     Picked,
     Retreated,
+    StepStated,
     Took,
+    TurnStated,
 )
 from biteme.fold import Table
 
@@ -64,6 +66,20 @@ def view_of(events: Iterable[BiteEvent], player: str) -> list[BiteEvent]:
             if player not in (event.who, event.owner):
                 event = attrs.evolve(event, card=HIDDEN)
         elif isinstance(event, Drew) and event.who != player:
+            event = attrs.evolve(event, card=HIDDEN)
+        elif isinstance(event, TurnStated):  # kept as recorded: no battle is fought
+            battle = frozenset()
+            named = (event.who, event.defender, *(n for n, _ in event.joined))
+            if player not in named and event.action == "attack":
+                event = attrs.evolve(
+                    event,
+                    card=HIDDEN,
+                    defender_card=HIDDEN if event.defender_card else "",
+                    joined=tuple((n, HIDDEN) for n, _ in event.joined),
+                )
+        elif isinstance(event, StepStated) and event.card and player not in (
+            event.who, event.other
+        ):
             event = attrs.evolve(event, card=HIDDEN)
         seen.append(event)
     return seen

@@ -33,8 +33,11 @@ from biteme.events import (
     Looked,
     Passed,
     Picked,
+    ResultStated,
     Retreated,
+    StepStated,
     Took,
+    TurnStated,
 )
 from biteme.record import BiteRecord, BiteStep, BiteTurn
 from biteme.rules import GAME_NAME
@@ -100,7 +103,7 @@ class _Log:
         self.seq = seq if isinstance(seq, int) else self.seq + 1
         if not self.events and not isinstance(event, BiteStarted):
             self.error(f"a game begins with bm-game-started, not {event.TYPE}", pos)
-        if isinstance(event, Attacked | Retreated | Passed):
+        if isinstance(event, Attacked | Retreated | Passed | TurnStated):
             self.turns += 1
             if self.turns > MAX_ROUNDS:
                 self.error(f"more than {MAX_ROUNDS} turns in one game", pos)
@@ -139,7 +142,7 @@ def _record(source: str, index: int, pos: SourcePos, events: Sequence[BiteEvent]
     steps: list[BiteStep] = []
     for e in events[1:]:
         where = e.pos or pos
-        if isinstance(e, Attacked | Retreated | Passed):
+        if isinstance(e, Attacked | Retreated | Passed | TurnStated):
             if turns:
                 turns[-1] = _with_steps(turns[-1], steps)
             steps = []
@@ -151,6 +154,14 @@ def _record(source: str, index: int, pos: SourcePos, events: Sequence[BiteEvent]
             steps.append(BiteStep("draws", e.who, "", e.card, where))
         elif isinstance(e, Looked):
             steps.append(BiteStep("looks", e.who, "", "", where))
+        elif isinstance(e, StepStated):  # kept as recorded: the validator flags it again
+            steps.append(BiteStep(e.kind, e.who, e.other, e.card, where))
+        elif isinstance(e, ResultStated):  # the result the record claims, as written (B16)
+            tags = [t for t in tags if t.name not in ("Winner", "Scores")]
+            if e.winner is not None:
+                tags.append(RecordedTag("Winner", e.winner, where))
+            if e.scores is not None:
+                tags.append(RecordedTag("Scores", e.scores, where))
         elif isinstance(e, BiteEnded) and e.winners:  # what the log claims, checked (B16)
             tags.append(RecordedTag("Winner", ", ".join(e.winners), where))
             tags.append(
@@ -161,9 +172,13 @@ def _record(source: str, index: int, pos: SourcePos, events: Sequence[BiteEvent]
     return BiteRecord(source, index, pos, tuple(tags), tuple(turns))
 
 
-def _turn(e: Attacked | Retreated | Passed, pos: SourcePos) -> BiteTurn:
+def _turn(e: Attacked | Retreated | Passed | TurnStated, pos: SourcePos) -> BiteTurn:
     """The turn line an action states: numbered as written (``number``), else by ``turn``."""
     number = e.turn if e.number is None else e.number
+    if isinstance(e, TurnStated):  # kept as recorded: the validator flags it again
+        return BiteTurn(
+            number, pos, e.who, e.action, e.card, e.defender, e.defender_card, e.joined
+        )
     if isinstance(e, Attacked):
         return BiteTurn(
             number, pos, e.who, "attack", e.card, e.defender, e.defender_card, e.joined

@@ -18,8 +18,11 @@ from biteme.events import (
     Looked,
     Passed,
     Picked,
+    ResultStated,
     Retreated,
+    StepStated,
     Took,
+    TurnStated,
 )
 from biteme.rules import GAME_NAME
 
@@ -43,14 +46,20 @@ def game_bmn(events: Sequence[BiteEvent]) -> str:
     if setup.strengths:
         lines.append(f'[Strengths "{", ".join(f"{c}={v}" for c, v in setup.strengths)}"]')
     ended = next((e for e in events if isinstance(e, BiteEnded)), None)
-    if ended is not None and ended.winners:
+    stated = next((e for e in events if isinstance(e, ResultStated)), None)
+    if stated is not None:  # B16: the result the record claims, kept as written
+        if stated.winner is not None:
+            lines.append(f'[Winner "{_quoted(stated.winner)}"]')
+        if stated.scores is not None:
+            lines.append(f'[Scores "{_quoted(stated.scores)}"]')
+    elif ended is not None and ended.winners:
         lines.append(f'[Winner "{", ".join(ended.winners)}"]')
         lines.append(f'[Scores "{", ".join(f"{n}={s}" for n, s in ended.scores)}"]')
     lines.append("")
     turn: list[str] = []
     number = 0
     for event in events[1:]:
-        if isinstance(event, Attacked | Retreated | Passed):
+        if isinstance(event, Attacked | Retreated | Passed | TurnStated):
             if turn:
                 lines.append(f"{number}. " + " ; ".join(turn))
             # a turn numbered out of sequence is written as the record numbered it
@@ -58,7 +67,7 @@ def game_bmn(events: Sequence[BiteEvent]) -> str:
             turn = [_action(event)]
         elif isinstance(event, Claimed) and turn and turn[-1].startswith(f"{event.who} claims "):
             turn[-1] += f", {event.owner} {event.card}"
-        elif not isinstance(event, BiteEnded):
+        elif not isinstance(event, BiteEnded | ResultStated):
             turn.append(_step(event))
     if turn:
         lines.append(f"{number}. " + " ; ".join(turn))
@@ -70,7 +79,13 @@ def write_bmn(games: Iterable[Sequence[BiteEvent]]) -> str:
     return "\n".join(game_bmn(g) for g in games)
 
 
-def _action(e: Attacked | Retreated | Passed) -> str:
+def _action(e: Attacked | Retreated | Passed | TurnStated) -> str:
+    if isinstance(e, TurnStated):  # kept as recorded: written as the record wrote it
+        if e.action == "pass":
+            return f"{e.who} passes"
+        if e.action == "retreat":
+            return f"{e.who} retreats {e.card}"
+        e = Attacked(e.turn, e.who, e.card, e.defender, e.defender_card, e.joined)
     if isinstance(e, Passed):
         return f"{e.who} passes"
     if isinstance(e, Retreated):
@@ -81,6 +96,12 @@ def _action(e: Attacked | Retreated | Passed) -> str:
 
 
 def _step(e: BiteEvent) -> str:
+    if isinstance(e, StepStated):  # kept as recorded: written as the record wrote it
+        if e.kind == "looks":
+            return f"{e.who} looks"
+        if e.kind == "draws":
+            return f"{e.who} draws {e.card}"
+        return f"{e.who} {e.kind} {e.other} {e.card}"
     if isinstance(e, Claimed):
         return f"{e.who} claims {e.owner} {e.card}"
     if isinstance(e, Picked):

@@ -26,8 +26,11 @@ from biteme.events import (
     Looked,
     Passed,
     Picked,
+    ResultStated,
     Retreated,
+    StepStated,
     Took,
+    TurnStated,
 )
 from biteme.fold import replay as fold_states
 from biteme.state import BiteState
@@ -211,7 +214,24 @@ def describe(event: BiteEvent, before: BiteState | None, after: BiteState) -> st
         return f"{event.who} takes {_possessive(event.owner)} {event.card} (Monkey, B12)"
     if isinstance(event, BiteEnded):
         return "the last card of the deck is drawn: the game ends (B15)"
+    if isinstance(event, TurnStated | StepStated | ResultStated):
+        return f"the record says {_stated(event)}: kept as recorded, the table leaves it aside"
     return event.TYPE  # pragma: no cover (every class is above)
+
+
+def _stated(e: TurnStated | StepStated | ResultStated) -> str:
+    """What a fact kept as recorded says, as the record wrote it."""
+    if isinstance(e, ResultStated):
+        said = [f"{k} {v}" for k, v in (("Winner", e.winner), ("Scores", e.scores)) if v]
+        return "; ".join(said) or "no result"
+    if isinstance(e, StepStated):
+        return " ".join(w for w in (e.who, e.kind, e.other, e.card) if w)
+    if e.action == "pass":
+        return f"{e.who} passes"
+    if e.action == "retreat":
+        return f"{e.who} retreats {e.card}"
+    attackers = ", ".join(f"{n} {c}" for n, c in ((e.who, e.card), *e.joined))
+    return f"{attackers} {'attack' if e.joined else 'attacks'} {e.defender} {e.defender_card}"
 
 
 def scores_of(state: BiteState) -> dict[str, int | None]:
@@ -267,6 +287,9 @@ _LABELS: dict[type, str] = {
     Looked: "look",
     Took: "take",
     BiteEnded: "end",
+    TurnStated: "recorded",
+    StepStated: "recorded",
+    ResultStated: "recorded",
 }
 
 
