@@ -27,6 +27,7 @@ state it has made (immutable values sharing their unchanged parts).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import random
 import sys
 import time
@@ -34,13 +35,31 @@ import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parent.parent
+# The package as installed, compiled or not (``pip install .`` compiles the hot modules
+# with mypyc; an editable install is the source tree); the source tree if not installed,
+# and then for the processes this bench starts too (``SOURCE``, their PYTHONPATH).
+# This folder is left off the path: its store.py, replay.py would hide those packages.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+SOURCE = {} if importlib.util.find_spec("getbit_events") else {"PYTHONPATH": str(ROOT)}
+if SOURCE:
+    sys.path.insert(0, str(ROOT))
 
-from getbit_events import rules
-from getbit_events.events import Event, GameStarted
-from getbit_events.reducer import apply, fold
-from getbit_events.state import initial_state
-from replay.cursor import Cursor
+from getbit_events import rules  # noqa: E402
+from getbit_events.events import Event, GameStarted  # noqa: E402
+from getbit_events.reducer import apply, fold  # noqa: E402
+from getbit_events.state import initial_state  # noqa: E402
+from replay.cursor import Cursor  # noqa: E402
+
+
+def build() -> str:
+    """Which build of getbit_events this bench measures."""
+    import getbit_events.board as board
+
+    compiled = not (board.__file__ or "").endswith(".py")
+    return f"getbit_events, {'compiled by mypyc' if compiled else 'pure Python'}: " + str(
+        Path(board.__file__ or "?").parent
+    )
 
 
 def long_game(swimmers: int, seed: int) -> list[Event]:
@@ -81,6 +100,7 @@ def main() -> None:
     parser.add_argument("--jumps", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    print(build())
 
     start = time.perf_counter()
     events = long_game(args.swimmers, args.seed)

@@ -32,6 +32,7 @@ is noisy: only ratios mean anything; each timing is the best of ``--repeat``.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import sqlite3
@@ -44,7 +45,14 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+# The package as installed, compiled or not (``pip install .`` compiles the hot modules
+# with mypyc; an editable install is the source tree); the source tree if not installed,
+# and then for the processes this bench starts too (``SOURCE``, their PYTHONPATH).
+# This folder is left off the path: its store.py, replay.py would hide those packages.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+SOURCE = {} if importlib.util.find_spec("getbit_events") else {"PYTHONPATH": str(ROOT)}
+if SOURCE:
+    sys.path.insert(0, str(ROOT))
 
 from getbit_events.events import CardsRevealed, Event, GameStarted, SharkCardPlayed  # noqa: E402
 from getbit_events.reducer import fold  # noqa: E402
@@ -63,6 +71,16 @@ _PLAIN_EVENTS = (
     "version INTEGER NOT NULL, round INTEGER NOT NULL, payload TEXT NOT NULL, "
     "PRIMARY KEY (game_id, seq))"
 )
+
+
+def build() -> str:
+    """Which build of getbit_events this bench measures."""
+    import getbit_events.board as board
+
+    compiled = not (board.__file__ or "").endswith(".py")
+    return f"getbit_events, {'compiled by mypyc' if compiled else 'pure Python'}: " + str(
+        Path(board.__file__ or "?").parent
+    )
 
 
 def best(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
@@ -206,7 +224,7 @@ def write_log(path: Path, n: int, templates: list[list[Event]]) -> None:
 
 
 def peak_import(path: Path, db: Path) -> tuple[int, int, float]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, **SOURCE}
     t0 = time.perf_counter()
     out = subprocess.run(
         [sys.executable, "-c", _MEASURE, str(path), str(db)],
@@ -227,6 +245,7 @@ def main() -> None:
     parser.add_argument("--small-games", type=int, default=2_000)
     parser.add_argument("--no-memory", action="store_true")
     args = parser.parse_args()
+    print(build())
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)

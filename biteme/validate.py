@@ -12,7 +12,6 @@ score that needs a strength nobody stated is an ``unchecked`` warning naming it
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cached_property
 from typing import Any
 
 import attrs
@@ -38,6 +37,7 @@ from biteme.tags import read_setup
 from getbit_events.events import SourcePos
 from getbit_events.limits import MAX_VIOLATIONS
 from getbit_events.record import Violation
+from getbit_events.verdict import Verdict
 
 __all__ = ["CODES", "WARNING_CODES", "BiteFinal", "BiteReport", "validate_bite"]
 
@@ -53,7 +53,7 @@ _RULE = {"claims": "B5", "picks": "B13", "draws": "B9", "takes": "B12", "looks":
 
 
 @attrs.frozen(slots=False, eq=False)
-class BiteReport:
+class BiteReport(Verdict):
     """What validating one recorded game found, in the shape of Get Bit!'s
     ``GameReport`` (``valid``, ``violations``, ``warnings``, ``winner``,
     ``ranking``, ``to_json``); its events as recorded, and its state on demand."""
@@ -64,30 +64,13 @@ class BiteReport:
     final: BiteFinal | None = None  # None when no set-up could be read
     events: tuple[BiteEvent, ...] = ()
 
-    @cached_property
+    @property
     def state(self) -> BiteState | None:
-        """The state after the last recorded turn (the fold of ``events``)."""
+        """The state after the last recorded turn (the fold of ``events``), kept."""
+        return self.kept("state", self._folded)
+
+    def _folded(self) -> BiteState | None:
         return fold(self.events) if self.events else None
-
-    @property
-    def source(self) -> str:
-        return self.record.source
-
-    @property
-    def game(self) -> int:
-        return self.record.index
-
-    @property
-    def valid(self) -> bool:
-        return not self.violations
-
-    @property
-    def readable(self) -> bool:
-        return not self.record.syntax_errors
-
-    @property
-    def finished(self) -> bool:
-        return self.final is not None and self.final.finished
 
     @property
     def winners(self) -> tuple[str, ...] | None:
@@ -97,10 +80,6 @@ class BiteReport:
     def winner(self) -> str | None:
         """The winner; players sharing the win joined by `` and `` (B16)."""
         return " and ".join(self.winners) if self.winners else None
-
-    @property
-    def ranking(self) -> tuple[str, ...] | None:
-        return self.final.ranking if self.final is not None else None
 
     def to_json(self) -> dict[str, Any]:
         """The stable JSON shape of ``getbit validate --json``, as for Get Bit!, with
@@ -118,12 +97,7 @@ class BiteReport:
             "line": self.record.pos.line,
             "kind": "bite-me",
             "variant": None,
-            "valid": self.valid,
-            "finished": self.finished,
-            "rounds": len(self.record.turns),
-            "violations": [v.to_json() for v in self.violations],
-            "warnings": [str(w) for w in self.warnings],
-            "winner": self.winner,
+            **self.verdict_json(len(self.record.turns)),
             "winners": list(self.winners) if self.winners else None,
             "ranking": list(self.ranking) if self.ranking is not None else None,
             "final": final,

@@ -17,7 +17,7 @@ changes nothing here.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from getbit_events.events import (
     CardChosen,
@@ -40,20 +40,37 @@ from getbit_events.events import (
     SwimmerMoved,
 )
 from getbit_events.setups import LIMBS, SHARK_CARDS, starting_hand
-from getbit_events.state import (
-    GAME_FIELDS,
-    SHARK_FIELDS,
-    SWIMMER_FIELDS,
-    GameState,
-    SharkState,
-    SwimmerState,
-    made,
-)
+from getbit_events.state import GameState, SharkState, SwimmerState
 from getbit_events.steps import EVENT_OF, Bitten, Moved, Step, TookBack
 
 __all__ = ["Board", "Outcome", "Seat", "SharkSeat", "own_plays"]
 
 Plays = tuple[tuple[str, int | None], ...]
+
+# Speed trick (docs/architecture.md, "Speed tricks in the fold"): the fold makes
+# every state value one way, without running its class's ``__init__``: a copy of
+# its class's dict of fields (``_SWIMMER``...: taken from a value the constructor
+# made, so a copy shares its keys as the constructor's own dicts do) is given the
+# value's fields, then to an empty object of a plain class (``type()`` keeps it one
+# under mypyc too), whose class is then set to the value's, of the same layout. A
+# replay makes one per event (``Board.snapshot``); tests/test_properties.py holds
+# every value so made equal, field for field and class for class, to the
+# constructor's (``state.initial_state`` uses the constructors: once a game).
+_T = TypeVar("_T")
+_Blank = type("_Blank", (), {})
+
+_SWIMMER: dict[str, Any] = SwimmerState("", (), frozenset()).__dict__
+_SHARK: dict[str, Any] = SharkState("", frozenset()).__dict__
+_GAME: dict[str, Any] = GameState(GameStarted(0, "standard", False, (), 0), (), ()).__dict__
+
+
+def _made(cls: type[_T], fields: dict[str, Any]) -> _T:
+    """The frozen ``cls`` value holding ``fields`` (the dict itself: a copy of the
+    class's ``_SWIMMER``, ``_SHARK`` or ``_GAME`` with each field set)."""
+    value = _Blank()
+    value.__dict__ = fields
+    value.__class__ = cls
+    return value  # type: ignore[no-any-return]
 
 
 class Outcome(Protocol):
@@ -84,11 +101,14 @@ class Seat:
     ``clean`` says every card on its table was played from its hand, so all of
     them come back when it takes its played cards back (R6, R7); a card played
     against the rules makes the table unclean until it is cleared. ``frozen``
-    holds its last snapshot until it changes.
+    holds its last snapshot until it changes, and ``frozen_hand``,
+    ``frozen_table``, ``frozen_discards`` each field's last frozen value, so a
+    snapshot after a bite shares the hand and the table of the one before.
     """
 
     __slots__ = (
-        "clean", "devoured", "discards", "face_down", "frozen", "hand", "limbs", "name", "table"
+        "clean", "devoured", "discards", "face_down", "frozen", "frozen_discards", "frozen_hand",
+        "frozen_table", "hand", "limbs", "name", "table",
     )
 
     def __init__(
@@ -110,26 +130,42 @@ class Seat:
         self.devoured = devoured
         self.clean = not self.table  # a table of unknown history is looked at card by card
         self.frozen: SwimmerState | None = None
+        self.frozen_hand: frozenset[int] | None = None
+        self.frozen_table: tuple[int, ...] | None = None
+        self.frozen_discards: tuple[int, ...] | None = None
 
     def snapshot(self) -> SwimmerState:
-        """This seat as a frozen value (made again only after a change)."""
+        """This seat as a frozen value (made again only after a change, sharing the
+        fields that did not change)."""
         frozen = self.frozen
         if frozen is None:
-            fields = SWIMMER_FIELDS.copy()  # state.made: the one way
+            hand = self.frozen_hand
+            if hand is None:
+                hand = self.frozen_hand = frozenset(self.hand)
+            table = self.frozen_table
+            if table is None:
+                table = self.frozen_table = tuple(self.table)
+            discards = self.frozen_discards
+            if discards is None:
+                discards = self.frozen_discards = tuple(self.discards)
+            fields = _SWIMMER.copy()  # _made: the one way
             fields["name"] = self.name
             fields["limbs"] = self.limbs
-            fields["hand"] = frozenset(self.hand)
-            fields["table"] = tuple(self.table)
-            fields["discards"] = tuple(self.discards)
+            fields["hand"] = hand
+            fields["table"] = table
+            fields["discards"] = discards
             fields["face_down"] = self.face_down
             fields["devoured"] = self.devoured
-            frozen = self.frozen = made(SwimmerState, fields)
+            frozen = self.frozen = _made(SwimmerState, fields)
         return frozen
 
 
 def _seat_of(s: SwimmerState) -> Seat:
     seat = Seat(s.name, s.limbs, s.hand, s.table, s.discards, s.face_down, s.devoured)
     seat.frozen = s
+    seat.frozen_hand = s.hand
+    seat.frozen_table = s.table
+    seat.frozen_discards = s.discards
     return seat
 
 
@@ -151,12 +187,12 @@ class SharkSeat:
     def snapshot(self) -> SharkState:
         frozen = self.frozen
         if frozen is None:
-            fields = SHARK_FIELDS.copy()
+            fields = _SHARK.copy()
             fields["name"] = self.name
             fields["hand"] = frozenset(self.hand)
             fields["table"] = tuple(self.table)
             fields["hunger"] = self.hunger
-            frozen = self.frozen = made(SharkState, fields)
+            frozen = self.frozen = _made(SharkState, fields)
         return frozen
 
 
@@ -167,6 +203,7 @@ class Board:
         "chosen",
         "devoured",
         "end_reason",
+        "fields",
         "frozen",
         "line",
         "line_frozen",
@@ -187,6 +224,10 @@ class Board:
         hand = starting_hand(setup.hand_size)
         self.setup = setup
         self.seats: dict[str, Seat] = {n: Seat(n, LIMBS, hand) for n in setup.line}
+        frozen_hand = frozenset(hand)  # one value for every full hand, as initial_state's
+        for seat in self.seats.values():
+            seat.frozen_hand = frozen_hand
+            seat.frozen_table = seat.frozen_discards = ()
         self.line: list[str] = list(setup.line)  # front first
         self.line_frozen: tuple[str, ...] | None = setup.line  # the line's last snapshot
         self.devoured: tuple[str, ...] = ()
@@ -205,6 +246,8 @@ class Board:
         self.ranking: tuple[str, ...] | None = None
         self.end_reason: str | None = None
         self.frozen: tuple[SwimmerState, ...] | None = None  # the swimmers' last snapshot
+        # the last snapshot's fields, copied by the next (None: make them all again)
+        self.fields: dict[str, Any] | None = None
 
     @classmethod
     def of(cls, state: GameState) -> Board:
@@ -233,29 +276,50 @@ class Board:
         return board
 
     def snapshot(self) -> GameState:
-        """The board as a frozen value; unchanged swimmers are the values made before."""
+        """The board as a frozen value; unchanged swimmers are the values made before.
+
+        A copy of the last snapshot's fields, with those that may have changed set
+        again: the swimmers, the line and the Shark only when changed, the fields of
+        a round always; ``devour`` and ``ended`` have every field set again."""
         shark = self.shark
-        line = self.line_frozen
-        if line is None:
-            line = self.line_frozen = tuple(self.line)
-        swimmers = self.frozen
-        if swimmers is None:
-            swimmers = self.frozen = tuple([seat.snapshot() for seat in self.seats.values()])
-        fields = GAME_FIELDS.copy()
-        fields["setup"] = self.setup
-        fields["swimmers"] = swimmers
-        fields["line"] = line
-        fields["shark"] = shark.snapshot() if shark is not None else None
+        last = self.fields
+        if last is None:
+            fields = _GAME.copy()
+            fields["setup"] = self.setup
+            fields["swimmers"] = self._swimmers()
+            fields["line"] = self._line()
+            fields["shark"] = shark.snapshot() if shark is not None else None
+            fields["devoured"] = self.devoured
+            fields["winner"] = self.winner
+            fields["ranking"] = self.ranking
+            fields["end_reason"] = self.end_reason
+        else:
+            fields = last.copy()
+            if self.frozen is None:
+                fields["swimmers"] = self._swimmers()
+            if self.line_frozen is None:
+                fields["line"] = self._line()
+            if shark is not None and shark.frozen is None:
+                fields["shark"] = shark.snapshot()
         fields["round"] = self.round
         fields["phase"] = self.phase
-        fields["devoured"] = self.devoured
         fields["chosen"] = self.chosen
         fields["revealed"] = self.recorded
         fields["shark_card"] = self.shark_card
-        fields["winner"] = self.winner
-        fields["ranking"] = self.ranking
-        fields["end_reason"] = self.end_reason
-        return made(GameState, fields)
+        self.fields = fields
+        return _made(GameState, fields)
+
+    def _swimmers(self) -> tuple[SwimmerState, ...]:
+        swimmers = self.frozen
+        if swimmers is None:
+            swimmers = self.frozen = tuple([seat.snapshot() for seat in self.seats.values()])
+        return swimmers
+
+    def _line(self) -> tuple[str, ...]:
+        line = self.line_frozen
+        if line is None:
+            line = self.line_frozen = tuple(self.line)
+        return line
 
     def swimmer(self, name: str) -> Seat:
         return self.seats[name]
@@ -298,9 +362,11 @@ class Board:
         seat = self.seats[name]
         if value in seat.hand:
             seat.hand.remove(value)
+            seat.frozen_hand = None
         else:
             seat.clean = False
         seat.table.append(value)
+        seat.frozen_table = None
         seat.frozen = None
         self.frozen = None
 
@@ -395,6 +461,7 @@ class Board:
             self.line.remove(who)
             self.line_frozen = None
         self.devoured = (*self.devoured, who)
+        self.fields = None  # a field the next snapshot does not copy changed
         self.phase = "bite"
 
     def taken_back(self, who: str, cards: tuple[int, ...]) -> None:
@@ -402,8 +469,11 @@ class Board:
         seat = self.seats.get(who)
         if seat is None:  # a name not in the game
             return
-        seat.hand.update(cards)
+        if cards:
+            seat.hand.update(cards)
+            seat.frozen_hand = None
         seat.table.clear()
+        seat.frozen_table = ()
         seat.face_down = 0
         seat.clean = True
         seat.frozen = None
@@ -438,6 +508,7 @@ class Board:
                 del table[len(table) - 1 - table[::-1].index(value)]
             seat.discards.append(value)
             seat.face_down = min(seat.face_down, len(table))
+            seat.frozen_table = seat.frozen_discards = None
             seat.frozen = None
             self.frozen = None
         self.phase = "bite"
@@ -453,6 +524,7 @@ class Board:
         self.winner = winner
         self.ranking = ranking
         self.end_reason = why
+        self.fields = None  # fields the next snapshot does not copy changed
 
     # -- events ------------------------------------------------------------------
 
@@ -472,29 +544,77 @@ class Board:
             yield self.snapshot()
 
 
-def _revealed(board: Board, e: CardsRevealed) -> None:
-    if board.phase != "ended":  # R17: a round recorded after the end changes nothing
-        board.reveal(e.round, e.cards, None)
+# Each event's fields, handed to the handler its step would reach. The board is
+# typed, so that compiled, each is a direct call of the handler; the event is not,
+# as a step (``steps.py``) with the same fields reaches the same function.
 
 
-# each event's fields, handed to the handler its step would reach
+def _chosen(b: Board, e: Any) -> None:
+    b.choose(e.round, e.who)
+
+
+def _revealed(b: Board, e: Any) -> None:
+    if b.phase != "ended":  # R17: a round recorded after the end changes nothing
+        b.reveal(e.round, e.cards, None)
+
+
+def _shark_played(b: Board, e: Any) -> None:
+    b.shark_played(e.shark, e.card)
+
+
+def _moved(b: Board, e: Any) -> None:
+    b.moved(e.who, e.why)
+
+
+def _bitten(b: Board, e: Any) -> None:
+    b.bitten(e.who, e.limb)
+
+
+def _devoured(b: Board, e: Any) -> None:
+    b.devour(e.who, e.why)
+
+
+def _taken_back(b: Board, e: Any) -> None:
+    b.taken_back(e.who, e.cards)
+
+
+def _shark_taken_back(b: Board, e: Any) -> None:
+    b.shark_taken_back(e.cards)
+
+
+def _hunger_lost(b: Board, e: Any) -> None:
+    b.hunger_lost(e.left)
+
+
+def _discarded(b: Board, e: Any) -> None:
+    b.discarded(e.cards)
+
+
+def _stated(b: Board, e: Any) -> None:
+    b.stated()
+
+
+def _ended(b: Board, e: Any) -> None:
+    b.ended(e.winner, e.ranking, e.why)
+
+
 _ON_EVENT: dict[type[Any], Callable[[Board, Any], None]] = {
-    CardChosen: lambda b, e: b.choose(e.round, e.who),
+    CardChosen: _chosen,
     CardsRevealed: _revealed,
-    SharkCardPlayed: lambda b, e: b.shark_played(e.shark, e.card),
-    SwimmerMoved: lambda b, e: b.moved(e.who, e.why),
-    SwimmerBitten: lambda b, e: b.bitten(e.who, e.limb),
-    SwimmerDevoured: lambda b, e: b.devour(e.who, e.why),
-    CardsTakenBack: lambda b, e: b.taken_back(e.who, e.cards),
-    SharkCardsTakenBack: lambda b, e: b.shark_taken_back(e.cards),
-    HungerLost: lambda b, e: b.hunger_lost(e.left),
-    CardsDiscarded: lambda b, e: b.discarded(e.cards),
-    HungerStated: lambda b, e: b.stated(e.left),
-    LineStated: lambda b, e: b.stated(e.line),
-    MissStated: lambda b, e: b.stated(),
-    PlayStated: lambda b, e: b.stated(e.card),
-    OutcomeStated: lambda b, e: b.stated(e.kind),
-    GameEnded: lambda b, e: b.ended(e.winner, e.ranking, e.why),
+    SharkCardPlayed: _shark_played,
+    SwimmerMoved: _moved,
+    SwimmerBitten: _bitten,
+    SwimmerDevoured: _devoured,
+    CardsTakenBack: _taken_back,
+    SharkCardsTakenBack: _shark_taken_back,
+    HungerLost: _hunger_lost,
+    CardsDiscarded: _discarded,
+    HungerStated: _stated,
+    LineStated: _stated,
+    MissStated: _stated,
+    PlayStated: _stated,
+    OutcomeStated: _stated,
+    GameEnded: _ended,
 }
 
 # a step reaches the handler of the event it becomes: its fields have the event's names

@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
-
 import attrs
 
 from getbit_events.events import GameStarted
 from getbit_events.setups import LIMBS, SHARK_CARDS, starting_hand
 
-__all__ = [
-    "GAME_FIELDS",
-    "SHARK_FIELDS",
-    "SWIMMER_FIELDS",
-    "GameState",
-    "SharkState",
-    "SwimmerState",
-    "initial_state",
-    "made",
-]
+__all__ = ["GameState", "SharkState", "SwimmerState", "initial_state"]
 
 
 @attrs.frozen(slots=False)
@@ -80,48 +69,11 @@ class GameState:
         return {s.name: len(s.limbs) for s in self.swimmers}
 
 
-# Speed trick (docs/architecture.md, "Speed tricks in the fold"): every state value
-# is made one way, without running its class's ``__init__``: a copy of its class's
-# dict of fields (``SWIMMER_FIELDS``...: taken from a value the constructor made, so
-# a copy shares its keys as the constructor's own dicts do, and is as small) is given
-# the value's fields, then to an empty object of a plain class (``type()`` keeps it
-# one under mypyc too), whose class is then set to the value's, of the same layout.
-# A replay makes one per event (``board.Board.snapshot``); tests/test_properties.py
-# holds every value so made equal, field for field and class for class, to the
-# constructor's.
-_T = TypeVar("_T")
-_Blank = type("_Blank", (), {})
-
-SWIMMER_FIELDS: dict[str, Any] = SwimmerState("", (), frozenset()).__dict__
-SHARK_FIELDS: dict[str, Any] = SharkState("", frozenset()).__dict__
-GAME_FIELDS: dict[str, Any] = GameState(GameStarted(0, "standard", False, (), 0), (), ()).__dict__
-
-
-def made(cls: type[_T], fields: dict[str, Any]) -> _T:
-    """The frozen ``cls`` value holding ``fields`` (the dict itself: a copy of the
-    class's ``*_FIELDS`` with each field set)."""
-    value = _Blank()
-    value.__dict__ = fields
-    value.__class__ = cls
-    return value  # type: ignore[no-any-return]
-
-
 def initial_state(setup: GameStarted) -> GameState:
     """The state before round 1: full hands (R1), four limbs each, the starting line."""
     hand = frozenset(starting_hand(setup.hand_size))
-    swimmers = []
-    for name in setup.line:
-        fields = SWIMMER_FIELDS.copy()
-        fields.update(name=name, limbs=LIMBS, hand=hand, table=(), discards=(), face_down=0,
-                      devoured=False)
-        swimmers.append(made(SwimmerState, fields))
+    swimmers = tuple([SwimmerState(name, LIMBS, hand) for name in setup.line])
     shark = None
     if setup.shark is not None:
-        fields = SHARK_FIELDS.copy()
-        fields.update(name=setup.shark, hand=frozenset(SHARK_CARDS), table=(), hunger=setup.hunger)
-        shark = made(SharkState, fields)
-    fields = GAME_FIELDS.copy()
-    fields.update(setup=setup, swimmers=tuple(swimmers), line=setup.line, shark=shark, round=0,
-                  phase="setup", devoured=(), chosen=(), revealed=(), shark_card=None,
-                  winner=None, ranking=None, end_reason=None)
-    return made(GameState, fields)
+        shark = SharkState(setup.shark, frozenset(SHARK_CARDS), (), setup.hunger)
+    return GameState(setup, swimmers, setup.line, shark)

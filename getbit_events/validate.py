@@ -28,7 +28,6 @@ found and what was played where; the parts are plain functions over it:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import cached_property
 from typing import Any
 
 import attrs
@@ -43,6 +42,7 @@ from getbit_events.record import RecordedGame, RecordedOutcome, RecordedRound, V
 from getbit_events.reducer import fold
 from getbit_events.state import GameState
 from getbit_events.tags import read_setup
+from getbit_events.verdict import Verdict
 
 __all__ = [
     "CODES",
@@ -104,8 +104,9 @@ class Final:
 
 
 @attrs.frozen(slots=False, eq=False)
-class GameReport:
-    """What validating one recorded game found; its events and state on demand."""
+class GameReport(Verdict):
+    """What validating one recorded game found; its events and state made when
+    first asked for, and kept (``Verdict.kept``)."""
 
     record: RecordedGame
     violations: tuple[Violation, ...]
@@ -133,10 +134,13 @@ class GameReport:
         report.__dict__["state"] = state
         return report
 
-    @cached_property
+    @property
     def events(self) -> tuple[Event, ...]:
         """The complete event stream: the set-up, each round's plays as recorded, then
         its outcome."""
+        return self.kept("events", self._made_events)
+
+    def _made_events(self) -> tuple[Event, ...]:
         if self._setup is None:
             return ()
         events: list[Event] = [self._setup]
@@ -156,39 +160,17 @@ class GameReport:
                 ])
         return tuple(events)
 
-    @cached_property
+    @property
     def state(self) -> GameState | None:
         """The state after the last recorded round (the reducer's fold of ``events``)."""
+        return self.kept("state", self._folded)
+
+    def _folded(self) -> GameState | None:
         return fold(self.events) if self.events else None
-
-    @property
-    def source(self) -> str:
-        return self.record.source
-
-    @property
-    def game(self) -> int:
-        return self.record.index
-
-    @property
-    def valid(self) -> bool:
-        return not self.violations
-
-    @property
-    def readable(self) -> bool:
-        """False when a syntax error spoilt the game (no events could be made)."""
-        return not self.record.syntax_errors
-
-    @property
-    def finished(self) -> bool:
-        return self.final is not None and self.final.finished
 
     @property
     def winner(self) -> str | None:
         return self.final.winner if self.final is not None else None
-
-    @property
-    def ranking(self) -> tuple[str, ...] | None:
-        return self.final.ranking if self.final is not None else None
 
     def to_json(self) -> dict[str, Any]:
         """The stable JSON shape of ``getbit validate --json``."""
@@ -204,12 +186,7 @@ class GameReport:
             "game": self.game,
             "line": self.record.pos.line,
             "variant": self._setup.variant if self._setup is not None else None,
-            "valid": self.valid,
-            "finished": self.finished,
-            "rounds": len(self.record.rounds),
-            "violations": [v.to_json() for v in self.violations],
-            "warnings": [str(w) for w in self.warnings],
-            "winner": self.winner,
+            **self.verdict_json(len(self.record.rounds)),
             "ranking": list(self.ranking) if self.ranking is not None else None,
             "final": final,
         }

@@ -86,7 +86,7 @@ def outcome_text(
             said.append("miss")
             said.append(f"hunger {step.left}")
         elif isinstance(step, Discarded):
-            said.append("discard " + ", ".join([f"{n} {v}" for n, v in step.cards]))
+            said.append(_discard_text(step.cards))
         elif isinstance(step, StatedMiss):  # a miss in a game without a Shark, kept
             said.append("miss")
         elif isinstance(step, StatedHunger):
@@ -114,12 +114,17 @@ def _stated_text(stated: OutcomeStated) -> str:
         stated.kind, stated.names, stated.limb, stated.number, stated.cards
     )
     if kind == "discard":
-        return "discard " + ", ".join([f"{n} {v}" for n, v in cards])
+        return _discard_text(cards)
     if kind == "hunger":
         return f"hunger {number}"
     if kind == "bit" and limb is not None:
         return f"bit {names[0]} {limb}"
     return " ".join([kind, ", ".join(names)]) if names else kind
+
+
+def _discard_text(cards: Iterable[tuple[str, object]]) -> str:
+    """R11 Exhaustion's discards in GBN's words: ``discard Ann 3, Ted 3``."""
+    return "discard " + ", ".join([f"{n} {v}" for n, v in cards])
 
 
 def _quote(value: str) -> str:

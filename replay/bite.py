@@ -10,7 +10,6 @@ of the golden files (``replay.terminal.plain_text``) and the command
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 
 from rich.console import Group, RenderableType
@@ -36,6 +35,7 @@ from biteme.views import HIDDEN, looked_at, view_of
 from console import winners_words
 from getbit_events.errors import InputError
 from getbit_events.record import Violation
+from replay.stepping import Stepping
 from replay.terminal import plain_text
 
 __all__ = [
@@ -54,7 +54,7 @@ TABLE = ""
 _LABEL = 10
 
 
-class BiteCursor:
+class BiteCursor(Stepping[int]):
     """The replay of one game: its events as ``player`` saw them (None: the record,
     an observer's, every card; ``TABLE``: what everyone saw), the state after each,
     and what the validator found, each shown at its turn."""
@@ -79,7 +79,9 @@ class BiteCursor:
             player = named[player.casefold()]
         self.record: tuple[BiteEvent, ...] = tuple(events)
         self.player = player
-        self.events = tuple(view_of(events, player)) if player is not None else self.record
+        self.events: tuple[BiteEvent, ...] = (
+            tuple(view_of(events, player)) if player is not None else self.record
+        )
         setup = self.events[0]
         assert isinstance(setup, BiteStarted)
         self.setup = setup
@@ -137,43 +139,12 @@ class BiteCursor:
         """The turn of the current event (``round``, as Get Bit!'s cursor says it)."""
         return self.events[self.position].turn
 
-    @property
-    def at_end(self) -> bool:
-        return self.position == len(self.events) - 1
-
-    def goto(self, index: int) -> int:
-        """Jump to event ``index``, clamped to the game."""
-        self.position = max(0, min(index, len(self.events) - 1))
+    def here(self) -> int:
         return self.position
-
-    def forward(self, n: int = 1) -> int:
-        return self.goto(self.position + n)
-
-    def back(self, n: int = 1) -> int:
-        return self.goto(self.position - n)
-
-    def first(self) -> int:
-        return self.goto(0)
-
-    def last(self) -> int:
-        return self.goto(len(self.events) - 1)
 
     def goto_round(self, rnd: int) -> int:
         """Jump to the end of turn ``rnd``; InputError when there is none."""
         return self.goto(self.turn_events(rnd)[-1])
-
-    def next_round(self) -> int:
-        """To the end of the current turn, or of the next one if already there."""
-        k = bisect_right(self._ends, self.position)
-        return self.goto(self._ends[k] if k < len(self._ends) else self.position)
-
-    def prev_round(self) -> int:
-        """To the end of the turn before (the set-up before turn 1)."""
-        k = bisect_left(self._ends, self.position)
-        return self.goto(self._ends[k - 1] if k > 0 else 0)
-
-    def violations_in(self, turn: int) -> tuple[Violation, ...]:
-        return tuple(v for v in self.violations if (v.round or 0) == turn)
 
     def looked(self, look: Looked) -> dict[str, str]:
         """B11: what a Fox's look showed, when this view may see it (its player's, or all)."""

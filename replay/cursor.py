@@ -8,7 +8,6 @@ slower than stepping forward.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
 import attrs
@@ -19,6 +18,7 @@ from getbit_events.record import Violation
 from getbit_events.reducer import Fold
 from getbit_events.state import GameState, initial_state
 from replay.account import describe
+from replay.stepping import Stepping
 from replay.view import EVERYTHING, View, Viewer, view
 
 __all__ = ["Cursor", "Step"]
@@ -35,7 +35,7 @@ class Step:
     state: GameState
 
 
-class Cursor:
+class Cursor(Stepping[Step]):
     """The replay of one game; ``position`` is the index of the event last applied
     (0 is the set-up). Violations and warnings, if any, are those the validator
     found; each is shown at the round it belongs to."""
@@ -105,14 +105,6 @@ class Cursor:
     def last_round(self) -> int:
         return max(self.bounds)
 
-    @property
-    def at_start(self) -> bool:
-        return self.position == 0
-
-    @property
-    def at_end(self) -> bool:
-        return self.position == len(self.events) - 1
-
     def account(self, index: int | None = None, viewer: Viewer = EVERYTHING) -> str:
         """Plain words for event ``index`` (the current one by default)."""
         i = self.position if index is None else index
@@ -140,33 +132,15 @@ class Cursor:
         first, last = self.bounds[rnd]
         return range(first, last + 1)
 
-    def violations_in(self, rnd: int) -> tuple[Violation, ...]:
-        """What the validator found in round ``rnd`` (0: the set-up and the tags)."""
-        return tuple(v for v in self.violations if (v.round or 0) == rnd)
-
     def violations_after_end(self) -> tuple[Violation, ...]:
         """Violations of rounds recorded after the game ended (R17)."""
         last = self.last_round
         return tuple(v for v in self.violations if (v.round or 0) > last)
 
-    # -- moving ------------------------------------------------------------------
+    # -- moving (the rest is ``Stepping``'s) ----------------------------------------
 
-    def goto(self, index: int) -> Step:
-        """Jump to event ``index``, clamped to the game."""
-        self.position = max(0, min(index, len(self.events) - 1))
+    def here(self) -> Step:
         return self.step
-
-    def forward(self, n: int = 1) -> Step:
-        return self.goto(self.position + n)
-
-    def back(self, n: int = 1) -> Step:
-        return self.goto(self.position - n)
-
-    def first(self) -> Step:
-        return self.goto(0)
-
-    def last(self) -> Step:
-        return self.goto(len(self.events) - 1)
 
     def goto_round(self, rnd: int) -> Step:
         """Jump to the end of round ``rnd`` (0: the set-up); InputError when there is none."""
@@ -175,13 +149,3 @@ class Cursor:
                 f"there is no round {rnd}: this game runs from round 1 to {self.last_round}"
             )
         return self.goto(self.bounds[rnd][1])
-
-    def next_round(self) -> Step:
-        """To the end of the current round, or of the next one if already there."""
-        k = bisect_right(self._ends, self.position)
-        return self.goto(self._ends[k] if k < len(self._ends) else self.position)
-
-    def prev_round(self) -> Step:
-        """To the end of the previous round (the set-up before round 1)."""
-        k = bisect_left(self._ends, self.position)
-        return self.goto(self._ends[k - 1] if k > 0 else 0)

@@ -107,9 +107,10 @@ def test_the_picture_is_the_table() -> None:
 def test_biteme_takes_only_generic_pieces_of_getbit_events() -> None:
     """The second game's core leans on no part of Get Bit!'s rules: from
     ``getbit_events`` it takes the errors, the limits, ``SourcePos`` and the
-    record's ``Violation`` and ``RecordedTag`` only (docs/architecture.md)."""
+    record's ``Violation`` and ``RecordedTag``, and a report's shared half,
+    ``Verdict``, only (docs/architecture.md)."""
     generic = {"getbit_events.errors", "getbit_events.limits", "getbit_events.events",
-               "getbit_events.record"}
+               "getbit_events.record", "getbit_events.verdict"}
     for path in sorted((ROOT / "biteme").rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):

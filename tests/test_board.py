@@ -24,6 +24,7 @@ from getbit_events.events import (
     GameStarted,
     SharkCardPlayed,
     SwimmerBitten,
+    SwimmerMoved,
 )
 from getbit_events.reducer import apply, fold, replay
 from getbit_events.rules import round_events
@@ -175,6 +176,28 @@ def test_a_snapshot_shares_every_swimmer_the_event_did_not_change(events: list[E
         if before is not None and isinstance(event, CardChosen):  # touches no swimmer
             assert all(a is b for a, b in zip(state.swimmers, before.swimmers, strict=True))
         before = state
+
+
+@FAST
+@given(st.one_of(simulated_games(), drawn_games()))
+def test_a_snapshot_shares_every_field_the_event_did_not_change(events: list[Event]) -> None:
+    # a bite changes limbs, not the hand or the table; a move changes the line only
+    before: GameState | None = None
+    for event, state in zip(events, replay(events), strict=True):
+        if before is not None:
+            if isinstance(event, SwimmerBitten) and event.who in before.setup.line:
+                was, now = before.swimmer(event.who), state.swimmer(event.who)
+                assert (now.hand, now.table, now.discards) == (was.hand, was.table, was.discards)
+                assert now.hand is was.hand
+                assert now.table is was.table
+                assert now.discards is was.discards
+            if isinstance(event, SwimmerMoved | CardChosen):
+                assert state.swimmers is before.swimmers
+                assert state.setup is before.setup
+                assert state.shark is before.shark
+        before = state
+    first = next(replay(events))  # every full hand is one value
+    assert len({id(s.hand) for s in first.swimmers}) == 1
 
 
 def test_the_fold_keeps_a_play_the_game_cannot_take_in_the_events_only() -> None:

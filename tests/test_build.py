@@ -41,3 +41,29 @@ def test_the_tests_run_against_the_compiled_build() -> None:
         module = importlib.import_module(path.removesuffix(".py").replace("/", "."))
         assert module.__file__ is not None
         assert not module.__file__.endswith(".py"), f"{module.__name__} is not compiled"
+
+
+def test_a_reports_events_and_state_are_made_once_in_either_build() -> None:
+    # mypyc makes a functools.cached_property a plain property: in the compiled build
+    # GameReport.events was made again at every read, and of_events' events were lost
+    from biteme.simulate import simulate_bite
+    from biteme.validate import validate_bite
+    from getbit_events.events import SourcePos
+    from getbit_events.record import RecordedGame
+    from getbit_events.simulate import simulate_game
+    from getbit_events.validate import GameReport, validate_game
+    from importers.bmn import read_bmn
+    from importers.bmn_write import write_bmn
+    from importers.gbn import read_gbn, write_gbn
+
+    events = simulate_game("standard", 4, seed=3, bot="random")
+    given = GameReport.of_events(RecordedGame("x.gbn", 1, SourcePos("x.gbn", 1)), events)
+    assert given.events == tuple(events)
+    (report,) = (validate_game(g) for g in read_gbn(write_gbn([events]), "x.gbn"))
+    assert [e.TYPE for e in report.events] == [e.TYPE for e in events]
+    assert report.events is report.events
+    assert report.state is report.state
+    assert report.final == given.final
+    (bite,) = (validate_bite(g) for g in read_bmn(write_bmn([simulate_bite(3, seed=1)]), "x"))
+    assert bite.state is not None
+    assert bite.state is bite.state
