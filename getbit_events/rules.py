@@ -201,7 +201,7 @@ class Settlement:
 
     def all_steps(self) -> list[Step]:
         """Every step of the round in order, the card moves first."""
-        return [Moved(n, "card") for n in self.moved] + self.steps
+        return [tuple.__new__(Moved, (n, "card")) for n in self.moved] + self.steps
 
 
 class Stated:
@@ -378,14 +378,14 @@ def settle(
         if takes and name != bitten:
             back_cards = _returnable(board, name, discarded.get(name) if discarded else None)
             if back_cards or refresh is not None:  # as stated, even with nothing to take
-                steps.append(TookBack(name, back_cards))
+                steps.append(tuple.__new__(TookBack, (name, back_cards)))
                 s.taken.append(name)
     if refresh is not None:  # listed: the bitten (apart from its bite's, R6), the devoured
         for name in sorted(refresh, key=setup.line.index):
             if name in seats and (name == bitten or name not in line):
                 steps.append(TookBack(name, ()))
     if shark is not None and not s.shark_took and len(shark.hand) < 2 and shark.table:
-        steps.append(SharkTookBack(tuple(shark.table)))  # R13
+        steps.append(tuple.__new__(SharkTookBack, (tuple(shark.table),)))  # R13
         s.shark_took = True
     s.line = tuple(_stated_line(steps, line, stated))
     return s
@@ -475,19 +475,19 @@ def _bite(
     board: Board, s: Settlement, who: str, limb: str, line: list[str], discarded: int | None = None
 ) -> None:
     """``who`` loses ``limb`` (R6, R11); ``discarded``: its card discarded this round."""
-    s.steps.append(Bitten(who, limb))
+    s.steps.append(tuple.__new__(Bitten, (who, limb)))
     s.bites.append((who, limb))
     line.remove(who)
     if len(board.seats[who].limbs) == 1:  # R6: the last limb: devoured, off the line
-        s.steps.append(Devoured(who, "last-limb"))
+        s.steps.append(tuple.__new__(Devoured, (who, "last-limb")))
         s.outs[who] = "last-limb"
         return
     # R6: to the front, with all its played cards back, this round's included
     line.insert(0, who)
-    s.steps.append(Moved(who, "bite"))
+    s.steps.append(tuple.__new__(Moved, (who, "bite")))
     back_cards = _returnable(board, who, discarded)
     if back_cards:
-        s.steps.append(TookBack(who, back_cards))
+        s.steps.append(tuple.__new__(TookBack, (who, back_cards)))
         s.taken.append(who)
 
 
@@ -514,7 +514,7 @@ def _shark_card(
         if s.tied:
             tied = s.tied
             s.discards = tuple((n, v) for n, v in board.revealed if v is not None and n in tied)
-            s.steps.append(Discarded(s.discards))
+            s.steps.append(tuple.__new__(Discarded, (s.discards,)))
         else:
             missed = True
     if missed:
@@ -525,10 +525,10 @@ def _missed(board: Board, s: Settlement) -> None:
     """R12: a hunger token lost, the Shark's cards back; the swimmer untouched."""
     s.missed = True
     s.hunger -= 1
-    s.steps.append(HungerLeft(s.hunger))
+    s.steps.append(tuple.__new__(HungerLeft, (s.hunger,)))
     shark = board.shark
     if s.hunger > 0 and shark is not None:
-        s.steps.append(SharkTookBack(tuple(shark.table)))
+        s.steps.append(tuple.__new__(SharkTookBack, (tuple(shark.table),)))
         s.shark_took = True
 
 

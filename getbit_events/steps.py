@@ -9,6 +9,11 @@ only when asked, so a step is a small value, not an event.
 Steps are NamedTuples (under mypyc a field is read as fast as a tuple item,
 where a frozen attrs class's goes through ``getattr``). As tuples, two steps of
 different kinds with equal fields compare equal: tell kinds apart by class.
+Where the rules make steps every round (``rules._bite``, ``_missed``, the card
+moves, R7's take-backs) they are made as ``tuple.__new__(Bitten, (who, limb))``:
+calling the class runs the NamedTuple's generated ``__new__``, interpreted Python
+even in the compiled build (about 2,400 instructions a step against some 400:
+3% of validating GBN, issue 13; docs/architecture.md).
 """
 
 from __future__ import annotations

@@ -58,21 +58,19 @@ def outcome_text(
     Shark's tokens after the round, where no miss or stated hunger wrote one).
     """
     steps = list(steps)
-    kept = [step for step in steps if isinstance(step, OutcomeStated)]
-    instead = {o.kind for o in kept if o.why == "unread"}
+    # issue 13: the steps (tuples) are told from the rest by isinstance(step, tuple),
+    # which the compiled build checks inline, and by their own classes before
+    # OutcomeStated, a class it looks up and asks each time (the validator's steps
+    # are all steps: no OutcomeStated among them)
+    kept = [step for step in steps if step is not None and not isinstance(step, tuple)]
+    instead = {o.kind for o in kept if o.why == "unread"} if kept else set()
     said: list[str] = []
     refresh: list[str] = []
     before: tuple[Any, ...] | OutcomeStated | None = None  # the step before
     for step in steps:
-        if isinstance(step, OutcomeStated):
-            if step.why == "unread":
-                said.append(_stated_text(step))
-        elif isinstance(step, Bitten) and "bit" in instead:
-            pass  # the bite as written stands in its place
-        elif isinstance(step, Discarded) and "discard" in instead:
-            pass
-        elif isinstance(step, Bitten):
-            said.append(f"bit {step.who} {step.limb}")
+        if isinstance(step, Bitten):
+            if "bit" not in instead:  # else the bite as written stands in its place
+                said.append(f"bit {step.who} {step.limb}")
         elif isinstance(step, TookBack):
             # any take-back but a bite's own (R6), which follows the bitten one's swim
             # and takes cards (the rules make none with nothing to take); an empty one
@@ -86,13 +84,16 @@ def outcome_text(
             said.append("miss")
             said.append(f"hunger {step.left}")
         elif isinstance(step, Discarded):
-            said.append(_discard_text(step.cards))
+            if "discard" not in instead:
+                said.append(_discard_text(step.cards))
         elif isinstance(step, StatedMiss):  # a miss in a game without a Shark, kept
             said.append("miss")
         elif isinstance(step, StatedHunger):
             said.append(f"hunger {step.left}")
         elif isinstance(step, StatedLine):  # the line as the record states it, kept
             line = step.line
+        elif isinstance(step, OutcomeStated) and step.why == "unread":
+            said.append(_stated_text(step))
         before = step
     if refresh and "refresh" not in instead:
         said.append("refresh " + ", ".join(refresh))

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import sys
+from types import FrameType
+from typing import Any
+
 import attrs
 import pytest
 from hypothesis import given, settings
@@ -17,6 +21,7 @@ from getbit_events.events import (
     SharkCardPlayed,
     SourcePos,
 )
+from getbit_events.simulate import SETUPS, simulate_game
 from getbit_events.steps import (
     EVENT_OF,
     Bitten,
@@ -34,6 +39,8 @@ from getbit_events.steps import (
     make_events,
     step_of,
 )
+from getbit_events.validate import validate_game
+from importers.gbn import iter_gbn, write_gbn
 from importers.gbn_write import outcome_text
 
 FAST = settings(max_examples=60, deadline=None)
@@ -119,3 +126,30 @@ def test_kinds_are_told_apart_by_class_not_by_equal_fields() -> None:
     steps: list[Step] = [Devoured("Ted", "bite"), TookBack("Ted", (5,))]
     assert tuple(Devoured("Ted", "bite")) == tuple(Moved("Ted", "bite"))  # the same fields
     assert outcome_text(steps, ("Anne",)) == "out Ted ; refresh Ted ; line Anne"
+
+
+
+def test_a_rounds_steps_are_made_without_the_namedtuples_interpreted_new() -> None:
+    # issue 13: calling a step's class runs its generated __new__, interpreted Python
+    # even in the compiled build; the steps of every round are made by tuple.__new__
+    bots = ("random", "sensible")
+    games = [
+        simulate_game(*SETUPS[k % len(SETUPS)], seed=1000 + k, bot=bots[k % 2]) for k in range(20)
+    ]
+    text = write_gbn(games)
+    made: list[str] = []
+
+    def watch(frame: FrameType, event: str, arg: Any) -> None:
+        module = frame.f_globals.get("__name__", "")
+        if event == "call" and module.startswith("namedtuple_"):
+            made.append(module.removeprefix("namedtuple_"))
+
+    sys.setprofile(watch)
+    try:
+        reports = [validate_game(game) for game in iter_gbn(text, "t.gbn")]
+    finally:
+        sys.setprofile(None)
+    assert all(report.valid for report in reports)
+    # only each game's end (R8, R10, R14: rules._end) is left to the classes
+    assert set(made) <= {"Ended", "Devoured"}
+    assert 0 < len(made) <= 2 * len(games)
