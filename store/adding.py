@@ -10,6 +10,7 @@ from typing import Any
 
 import attrs
 
+from biteme.validate import BiteReport
 from getbit_events.errors import InputError
 from getbit_events.events import GameStarted
 from getbit_events.validate import GameReport
@@ -19,7 +20,7 @@ from store.encoding import Encoded, Shapes
 from store.schema import compress
 from store.stored import GET_BIT, digest, kept_violations, status_of, utc_now
 
-__all__ = ["ID_LENGTH", "NewGame", "prepare"]
+__all__ = ["ID_LENGTH", "NewGame", "games_row", "prepare", "refuse_unreadable", "violation_rows"]
 
 _SHAPES = Shapes()  # the payload texts this process has shaped
 
@@ -58,29 +59,16 @@ class NewGame:
 def prepare(report: GameReport) -> NewGame:
     """What ``report`` becomes in the store; InputError when its record has syntax
     errors (there is no game to keep)."""
-    if not report.readable:
-        first = report.violations[0] if report.violations else None
-        raise InputError(f"{first or report.source}: a game with syntax errors is not stored")
+    refuse_unreadable(report)
     status = status_of(report)
     events = report.events  # once: the compiled build makes them again each time
     payloads = [payload_json(e) for e in events]
     setup = events[0] if events and isinstance(events[0], GameStarted) else None
     tags = dict(setup.tags) if setup else {t.name: t.value for t in report.record.tags}
     swimmers = json.dumps(list(setup.line) if setup else [], ensure_ascii=False)
-    row = (
-        report.source,
-        report.record.pos.line,
-        report.record.index,
-        json.dumps(tags, ensure_ascii=False),
-        setup.variant if setup is not None else None,
-        swimmers,
-        status,
-        report.winner,
-        events[-1].round if events else 0,  # events come in round order
-        len(events),
-        len(report.violations),
-        utc_now(),
-    )
+    rounds = events[-1].round if events else 0  # events come in round order
+    variant = setup.variant if setup else None
+    row = games_row(report, tags, variant, swimmers, status, rounds, len(events))
     text = report.record.text
     hashed = digest(report, payloads, events)
     return NewGame(
@@ -91,10 +79,7 @@ def prepare(report: GameReport) -> NewGame:
              for n, (e, p) in enumerate(zip(events, payloads, strict=True), 1)),
             events,
         ),
-        violations=tuple(
-            (v.pos.line, v.pos.column, v.round, v.code, v.rule, v.message)
-            for v in kept_violations(report)
-        ) if report.violations else (),
+        violations=violation_rows(report),
         # under the id the game will most likely get (GameStore.add puts the one it got)
         rows=tuple(readmodel.row_tuples(hashed[:ID_LENGTH], events, status, tags))
         if setup else (),
@@ -102,4 +87,50 @@ def prepare(report: GameReport) -> NewGame:
         tags=tuple(tags.items()),
         status=status,
         source=compress(text) if text is not None else None,
+    )
+
+
+def games_row(
+    report: GameReport | BiteReport,
+    tags: dict[str, str],
+    variant: str | None,
+    swimmers: str,
+    status: str,
+    rounds: int,
+    events: int,
+) -> tuple[Any, ...]:
+    """A checked game's games row without its id (``schema.GAME_COLUMNS[1:]``, in that
+    order), for either game: ``rounds`` its last round (turn), ``events`` how many."""
+    return (
+        report.source,
+        report.record.pos.line,
+        report.record.index,
+        json.dumps(tags, ensure_ascii=False),
+        variant,
+        swimmers,
+        status,
+        report.winner,
+        rounds,
+        events,
+        len(report.violations),
+        utc_now(),
+    )
+
+
+def refuse_unreadable(report: GameReport | BiteReport) -> None:
+    """InputError when ``report``'s record has syntax errors: there is no game to keep."""
+    if not report.readable:
+        first = report.violations[0] if report.violations else None
+        raise InputError(f"{first or report.source}: a game with syntax errors is not stored")
+
+
+def violation_rows(
+    report: GameReport | BiteReport,
+) -> tuple[tuple[int, int, int | None, str, str | None, str], ...]:
+    """The ``violations`` rows of the violations a stored game keeps (``kept_violations``)."""
+    if not report.violations:
+        return ()
+    return tuple(
+        (v.pos.line, v.pos.column, v.round, v.code, v.rule, v.message)
+        for v in kept_violations(report)
     )

@@ -20,15 +20,14 @@ from biteme.events import BiteEnded, BiteEvent, BiteStarted
 from biteme.fold import fold
 from biteme.record import BiteRecord
 from biteme.validate import BiteReport, validate_bite
-from getbit_events.errors import InputError
 from getbit_events.record import RecordedGame
 from getbit_events.validate import GameReport, validate_game
 from importers.wire import bite_payload_json
 from store import readmodel
-from store.adding import NewGame, prepare
+from store.adding import NewGame, games_row, prepare, refuse_unreadable, violation_rows
 from store.encoding import Shapes
 from store.schema import compress
-from store.stored import BITE_ME, kept_violations, rows_digest, utc_now
+from store.stored import BITE_ME, kept_violations, rows_digest
 
 __all__ = ["check", "expected_row", "is_bite_stream", "prepare_bite", "prepare_either"]
 
@@ -59,9 +58,7 @@ def prepare_either(report: GameReport | BiteReport) -> NewGame:
 def prepare_bite(report: BiteReport) -> NewGame:
     """What ``report`` becomes in the store (``adding.prepare`` for this game);
     InputError when its record has syntax errors (there is no game to keep)."""
-    if not report.readable:
-        first = report.violations[0] if report.violations else None
-        raise InputError(f"{first or report.source}: a game with syntax errors is not stored")
+    refuse_unreadable(report)
     status = readmodel.game_status(report.valid, report.finished)
     events = report.events
     payloads = [bite_payload_json(e) for e in events]
@@ -72,26 +69,12 @@ def prepare_bite(report: BiteReport) -> NewGame:
     rows = [(e.TYPE, e.VERSION, e.turn, p) for e, p in zip(events, payloads, strict=True)]
     hashed = rows_digest(rows, tags.items(), ((v.code, v.round, v.message) for v in kept))
     text = report.record.text
+    turns = events[-1].turn if events else 0
     return NewGame(
         digest=hashed,
-        row=(
-            report.source,
-            report.record.pos.line,
-            report.record.index,
-            json.dumps(tags, ensure_ascii=False),
-            None,  # no variants (B1)
-            seats,
-            status,
-            report.winner,
-            events[-1].turn if events else 0,
-            len(events),
-            len(report.violations),
-            utc_now(),
-        ),
+        row=games_row(report, tags, None, seats, status, turns, len(events)),  # no variants (B1)
         events=_SHAPES.encode((n, *row) for n, row in enumerate(rows, 1)),
-        violations=tuple(
-            (v.pos.line, v.pos.column, v.round, v.code, v.rule, v.message) for v in kept
-        ),
+        violations=violation_rows(report),
         rows=(),
         swimmers=seats,
         tags=tuple(tags.items()),

@@ -305,7 +305,7 @@ def _selection(
     if games is None and len(where) == 1 and only_get_bit.fetchone() is None:
         return "1"  # every game: no table to keep them in
     conn.execute("CREATE TEMP TABLE parquet_selection (id TEXT PRIMARY KEY)")
-    keep = " AND ".join(where) or "1"
+    keep = " AND ".join(where)
     if games is None:
         conn.execute(f"INSERT INTO temp.parquet_selection SELECT id FROM games WHERE {keep}",
                      params)
