@@ -43,7 +43,13 @@ from getbit_events.limits import MAX_VIOLATIONS
 from getbit_events.record import Violation
 from getbit_events.verdict import Verdict
 
-__all__ = ["CODES", "WARNING_CODES", "BiteFinal", "BiteReport", "validate_bite"]
+__all__ = ["CODES", "WARNING_CODES", "BiteFinal", "BiteReport", "validate_bite", "winner_of"]
+
+def winner_of(winners: Sequence[str] | None) -> str | None:
+    """The one text of a game's winner (``BiteReport.winner``, the store's ``winner``
+    column): players sharing the win joined by `` and `` (B16); None for none."""
+    return " and ".join(winners) if winners else None
+
 
 #: the code of a step that is wrong, by its kind
 _WRONG = {
@@ -83,7 +89,7 @@ class BiteReport(Verdict):
     @property
     def winner(self) -> str | None:
         """The winner; players sharing the win joined by `` and `` (B16)."""
-        return " and ".join(self.winners) if self.winners else None
+        return winner_of(self.winners)
 
     def to_json(self) -> dict[str, Any]:
         """The stable JSON shape of ``getbit validate --json``, as for Get Bit!, with

@@ -19,7 +19,7 @@ from typing import Any
 from biteme.events import BiteEnded, BiteEvent, BiteStarted
 from biteme.fold import fold
 from biteme.record import BiteRecord
-from biteme.validate import BiteReport, validate_bite
+from biteme.validate import BiteReport, validate_bite, winner_of
 from getbit_events.record import RecordedGame
 from getbit_events.validate import GameReport, validate_game
 from importers.wire import bite_payload_json
@@ -95,7 +95,7 @@ def expected_row(events: Sequence[BiteEvent], violations: int) -> dict[str, Any]
     ended = next((e for e in reversed(events) if isinstance(e, BiteEnded)), None)
     return {
         "status": readmodel.game_status(violations == 0, state.finished),
-        "winner": " and ".join(ended.winners) if ended is not None and ended.winners else None,
+        "winner": winner_of(ended.winners) if ended is not None else None,
         "rounds": events[-1].turn,
         "variant": None,
         "tags": dict(setup.tags),
