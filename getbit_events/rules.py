@@ -11,7 +11,14 @@ from collections.abc import Mapping
 import attrs
 
 from getbit_events.board import Board
-from getbit_events.events import CardChosen, CardsRevealed, Event, SharkCardPlayed, SourcePos
+from getbit_events.events import (
+    CardChosen,
+    CardsRevealed,
+    Event,
+    SharkCardPlayed,
+    SourcePos,
+    SwimmerMoved,
+)
 from getbit_events.setups import LIMBS, SHARK_CARDS, VARIANTS, hand_size
 from getbit_events.state import GameState
 from getbit_events.steps import (
@@ -203,6 +210,12 @@ class Settlement:
         """Every step of the round in order, the card moves first."""
         return [tuple.__new__(Moved, (n, "card")) for n in self.moved] + self.steps
 
+    def events(self, r: int, pos: SourcePos | None) -> list[Event]:
+        """The round's events in order (``all_steps`` made events), written at ``pos``: the
+        card moves made straight from their names, not through steps."""
+        moves: list[Event] = [SwimmerMoved(r, n, "card", pos) for n in self.moved]
+        return make_events(self.steps, r, pos, moves)
+
 
 class Stated:
     """What a record states happened in a round, where the rules say otherwise: the
@@ -258,7 +271,7 @@ def resolve_round(
     """
     s = settle(Board.of(state), limb_choice)
     return RoundOutcome(
-        tuple(make_events(s.all_steps(), state.round, pos)), s.tied, s.back, s.defaulted_limb
+        tuple(s.events(state.round, pos)), s.tied, s.back, s.defaulted_limb
     )
 
 

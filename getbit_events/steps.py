@@ -159,12 +159,23 @@ EVENT_OF: dict[type[Any], type[Event]] = {
 _STEP_OF: dict[type[Any], type[Step]] = {event: step for step, event in EVENT_OF.items()}
 
 
-def make_events(steps: Iterable[Step], r: int, pos: SourcePos | None) -> list[Event]:
-    """The events of ``steps`` in round ``r``, written at ``pos``."""
-    made: list[Event] = []
+def make_events(
+    steps: Iterable[Step], r: int, pos: SourcePos | None, made: list[Event] | None = None
+) -> list[Event]:
+    """The events of ``steps`` in round ``r``, written at ``pos`` (added to ``made``)."""
+    made = [] if made is None else made
     for step in steps:
         event: Callable[..., Event] = EVENT_OF[type(step)]  # its fields: the step's, in order
-        made.append(event(r, *step, pos))
+        # A step's fields passed one by one: ``*step`` first copies a NamedTuple (a
+        # tuple subclass) item by item into a list (docs/architecture.md).
+        fields: tuple[Any, ...] = step
+        n = len(fields)
+        if n == 2:
+            made.append(event(r, fields[0], fields[1], pos))
+        elif n == 1:
+            made.append(event(r, fields[0], pos))
+        else:
+            made.append(event(r, *fields, pos))
     return made
 
 

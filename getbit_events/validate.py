@@ -151,7 +151,7 @@ class GameReport(Verdict):
             words = self._words.get(r)
             if words:  # plays of a card of the wrong kind, as written (R3, R11)
                 events.extend([PlayStated(r, who, card, pos) for who, card in words])
-            events.extend(rules.make_events(outcome.all_steps(), r, pos))
+            events.extend(outcome.events(r, pos))
             unread = self._unread.get(r)
             if unread:  # outcomes as written that the rules' outcome leaves aside, kept
                 events.extend([

@@ -87,6 +87,7 @@ def test_board_and_reducer_agree_after_every_round_of_a_legal_game(events: list[
         # the steps the rules give are the recorded events after the plays
         after = rnd[rnd.index(reveal) + (2 if card else 1) :]
         assert rules.make_events(outcome.all_steps(), reveal.round, None) == after
+        assert outcome.events(reveal.round, None) == after  # the card moves made directly
         board.settle_in(outcome)
         for e in rnd:
             state = apply(state, e)
@@ -121,6 +122,7 @@ def test_board_and_reducer_agree_when_cards_break_the_rules(
         outcome = rules.resolve_round(state, choice)
         settled = rules.settle(board, choice)
         assert rules.make_events(settled.all_steps(), r, None) == list(outcome.events)
+        assert settled.events(r, None) == list(outcome.events)
         board.settle_in(settled)
         for e in outcome.events:
             state = apply(state, e)
