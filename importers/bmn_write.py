@@ -26,7 +26,7 @@ from biteme.events import (
 )
 from biteme.rules import GAME_NAME
 
-__all__ = ["game_bmn", "write_bmn"]
+__all__ = ["action_text", "game_bmn", "write_bmn"]
 
 
 def _quoted(value: str) -> str:
@@ -64,7 +64,7 @@ def game_bmn(events: Sequence[BiteEvent]) -> str:
                 lines.append(f"{number}. " + " ; ".join(turn))
             # a turn numbered out of sequence is written as the record numbered it
             number = event.turn if event.number is None else event.number
-            turn = [_action(event)]
+            turn = [action_text(event)]
         elif isinstance(event, Claimed) and turn and turn[-1].startswith(f"{event.who} claims "):
             turn[-1] += f", {event.owner} {event.card}"
         elif not isinstance(event, BiteEnded | ResultStated):
@@ -79,7 +79,9 @@ def write_bmn(games: Iterable[Sequence[BiteEvent]]) -> str:
     return "\n".join(game_bmn(g) for g in games)
 
 
-def _action(e: Attacked | Retreated | Passed | TurnStated) -> str:
+def action_text(e: Attacked | Retreated | Passed | TurnStated) -> str:
+    """A turn's action as BMN writes it (``Ann 5 attacks Bob 3``); a turn kept as
+    recorded (``bm-turn-stated``) as the record wrote it."""
     if isinstance(e, TurnStated):  # kept as recorded: written as the record wrote it
         if e.action == "pass":
             return f"{e.who} passes"

@@ -38,6 +38,7 @@ from biteme.views import HIDDEN, looked_at, view_of
 from console import winners_words
 from getbit_events.errors import InputError
 from getbit_events.record import Violation
+from importers.bmn_write import action_text
 from replay.stepping import Stepping
 from replay.terminal import plain_text
 
@@ -226,12 +227,7 @@ def _stated(e: TurnStated | StepStated | ResultStated) -> str:
         return "; ".join(said) or "no result"
     if isinstance(e, StepStated):
         return " ".join(w for w in (e.who, e.kind, e.other, e.card) if w)
-    if e.action == "pass":
-        return f"{e.who} passes"
-    if e.action == "retreat":
-        return f"{e.who} retreats {e.card}"
-    attackers = ", ".join(f"{n} {c}" for n, c in ((e.who, e.card), *e.joined))
-    return f"{attackers} {'attack' if e.joined else 'attacks'} {e.defender} {e.defender_card}"
+    return action_text(e)
 
 
 def scores_of(state: BiteState) -> dict[str, int | None]:
