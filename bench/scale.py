@@ -8,7 +8,9 @@ games made cheaply from 200 simulated ones, ``bench/store.py``'s ``write_log``,
 the choices and reveals only, as for issue 15's million), then, for each number of jobs, times
 ``getbit import --jobs J`` of it into a new store, and says: games per second,
 the store's bytes per byte of the records, the peak memory (the largest
-process, and all of the import's processes together, sampled every 0.2 s),
+process, and all of the import's processes together, sampled every 0.2 s: their
+resident sizes summed, which counts the pages the forked workers share with the
+writer once in each, and their proportional shares, which count them once),
 the CPU time of all its processes (what the times would be on an idle machine:
 about the CPU time for one job, the larger of the writer's and half the whole
 for two), and the time of ``getbit stats`` on the result. Run it with the interpreter of
@@ -33,39 +35,44 @@ from pathlib import Path
 GETBIT = Path(sys.executable).with_name("getbit")
 
 
-def _rss(pid: int) -> tuple[int, int]:
-    """KiB resident of ``pid`` and of it with all its descendants."""
-    own = total = 0
+def _memory(pid: int) -> tuple[int, int, int]:
+    """KiB resident of ``pid``; of it with all its descendants; and their proportional
+    share (PSS: a page the forked workers share with the writer counted once, not in
+    each of them as their resident sizes count it)."""
+    own = total = shared = 0
     todo = [pid]
     while todo:
         p = todo.pop()
         try:
             status = Path(f"/proc/{p}/status").read_text()
             kib = int(status.split("VmRSS:")[1].split()[0])
+            rollup = Path(f"/proc/{p}/smaps_rollup").read_text()
+            pss = int(rollup.split("\nPss:")[1].split()[0])
             for task in Path(f"/proc/{p}/task").iterdir():
                 todo.extend(int(c) for c in (task / "children").read_text().split())
         except (OSError, IndexError, ValueError):
             continue
         total += kib
+        shared += pss
         own = max(own, kib)
-    return own, total
+    return own, total, shared
 
 
 def run(
     args: list[str], env: dict[str, str] | None = None
-) -> tuple[float, float, int, int, str]:
-    """Seconds, CPU seconds (all its processes), peak KiB of the largest process and
-    of all together, stdout."""
+) -> tuple[float, float, int, int, int, str]:
+    """Seconds, CPU seconds (all its processes), peak KiB of the largest process, of
+    all together, and of all together counting shared pages once (PSS), stdout."""
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=env)
-    peaks = [0, 0]
+    peaks = [0, 0, 0]
 
     def sample() -> None:
         while proc.poll() is None:
-            own, total = _rss(proc.pid)
-            peaks[0], peaks[1] = max(peaks[0], own), max(peaks[1], total)
+            now = _memory(proc.pid)
+            peaks[:] = [max(peak, kib) for peak, kib in zip(peaks, now, strict=True)]
             time.sleep(0.2)
 
     watcher = threading.Thread(target=sample, daemon=True)
@@ -77,7 +84,7 @@ def run(
     cpu = now.ru_utime + now.ru_stime - used.ru_utime - used.ru_stime
     if proc.returncode not in (0, 1):
         raise SystemExit(f"{' '.join(args)} failed ({proc.returncode}): {err[-2000:]}")
-    return seconds, cpu, peaks[0], peaks[1], out
+    return seconds, cpu, peaks[0], peaks[1], peaks[2], out
 
 
 def simulate(n: int, fmt: str, path: Path) -> float:
@@ -146,7 +153,7 @@ def main() -> None:
         db = folder / f"store-{args.games}-jobs{jobs}.db"
         for leftover in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
             leftover.unlink(missing_ok=True)
-        seconds, cpu, own, total, out = run(
+        seconds, cpu, own, total, pss, out = run(
             [str(GETBIT), "import", "--db", str(db), "--jobs", str(jobs), str(records)], env
         )
         stored = db.stat().st_size
@@ -154,9 +161,10 @@ def main() -> None:
         print(f"import --jobs {jobs}: {seconds:7.1f}s  {rate:7,.0f} games/s  "
               f"(CPU {cpu:6.1f}s, {cpu / args.games * 1000:.2f} ms a game)  "
               f"store {stored / 1e6:7.1f} MB = {stored / size:.2f} x the records  "
-              f"peak {own / 1024:5.0f} MiB (all processes {total / 1024:5.0f} MiB)  "
+              f"peak {own / 1024:5.0f} MiB (all processes {total / 1024:5.0f} MiB, "
+              f"shared pages once {pss / 1024:5.0f} MiB)  "
               f"a million: {1e6 / rate / 60:5.1f} min   [{out.strip()}]", flush=True)
-        seconds, cpu, own, _, _ = run([str(GETBIT), "stats", "--db", str(db)], env)
+        seconds, cpu, own, _, _, _ = run([str(GETBIT), "stats", "--db", str(db)], env)
         print(f"  stats on it: {seconds:6.1f}s (CPU {cpu:.1f}s)  peak {own / 1024:5.0f} MiB",
               flush=True)
     if args.keep is None:
