@@ -46,6 +46,7 @@ COMPILED = [
     "biteme/scoring.py",
     "biteme/validate.py",
     "importers/bmn.py",
+    "store/encoding.py",
 ]
 
 

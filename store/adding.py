@@ -74,11 +74,7 @@ def prepare(report: GameReport) -> NewGame:
     return NewGame(
         digest=hashed,
         row=row,
-        events=_SHAPES.encode(
-            ((n, e.TYPE, e.VERSION, e.round, p)
-             for n, (e, p) in enumerate(zip(events, payloads, strict=True), 1)),
-            events,
-        ),
+        events=_SHAPES.encode_events(events, payloads),
         violations=violation_rows(report),
         # under the id the game will most likely get (GameStore.add puts the one it got)
         rows=tuple(readmodel.row_tuples(hashed[:ID_LENGTH], events, status, tags))

@@ -25,7 +25,7 @@ from typing import Any
 
 from getbit_events.events import CardsRevealed, CardsTakenBack
 
-__all__ = ["SLOTS", "Encoded", "Kind", "Shapes", "dump", "shape"]
+__all__ = ["SLOTS", "Encoded", "Kind", "Shapes", "dump", "scalar", "shape"]
 
 #: The most values a kind's template takes (more: the payload is kept whole).
 SLOTS = 16
@@ -164,9 +164,69 @@ def fast_shape(event: Any) -> tuple[Kind, list[Any]] | None:
 # -- a game -------------------------------------------------------------------------
 
 
-def _marker(n: int) -> str:
-    # a text no event holds: dumped, it is '"\u0000' n '\u0000"', made ``%(n)s`` below
-    return f"\x00{n}\x00"
+def scalar(value: Any) -> str:
+    """A plain value as compact JSON (as ``dump`` writes it)."""
+    kind = type(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is str:
+        return _quote(value)
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if value is None:
+        return "null"
+    return dump(value)
+
+
+class _Game:
+    """One game being encoded: its kinds (each its placeholder), its strings, its runs.
+
+    Each event's element is written as JSON text at once, its kind's placeholder
+    in it (``[%(n)s,...]``), every other ``%`` doubled: what dumping the run as a
+    list and putting the placeholders in after would write, without the list."""
+
+    def __init__(self) -> None:
+        self.kinds: dict[Kind, str] = {}  # kind -> its placeholder
+        self.strings: dict[str, int] = {}
+        self.runs: list[tuple[int, Any, str]] = []
+        self.run: list[str] = []
+        self.start = 0
+        self.last_seq = -2
+        self.last_round: Any = None
+
+    def add(self, seq: int, round_: Any, made: _Shape) -> None:
+        kinds = self.kinds
+        marker = kinds.get(made.kind)
+        if marker is None:
+            marker = kinds[made.kind] = f"%({len(kinds)})s"
+        parts = [marker]
+        texts = made.texts
+        strings = self.strings
+        for n, value in enumerate(made.slots):
+            if n in texts:
+                found = strings.get(value)
+                if found is None:
+                    found = strings[value] = len(strings)
+                parts.append(str(found))
+            else:
+                text = scalar(value)
+                parts.append(text.replace("%", "%%") if "%" in text else text)
+        run = self.run
+        if run and (round_ != self.last_round or seq != self.last_seq + 1):
+            self.runs.append((self.start, self.last_round, "[" + ",".join(run) + "]"))
+            run.clear()
+        if not run:
+            self.start = seq
+        run.append("[" + ",".join(parts) + "]")
+        self.last_seq = seq
+        self.last_round = round_
+
+    def done(self) -> Encoded:
+        if self.run:
+            self.runs.append((self.start, self.last_round, "[" + ",".join(self.run) + "]"))
+        return tuple(self.kinds), dump(list(self.strings)), tuple(self.runs)
 
 
 class Shapes:
@@ -175,70 +235,31 @@ class Shapes:
     def __init__(self) -> None:
         self._shapes: dict[tuple[Any, Any, Any], _Shape] = {}
 
-    def encode(
-        self,
-        rows: Iterable[tuple[int, Any, Any, Any, Any]],
-        events: Sequence[Any] | None = None,
-    ) -> Encoded:
-        """A game's event rows (seq, type, version, round, payload) encoded; ``events``,
-        when given, are the events the rows are of (their fields shape some faster)."""
-        strings: dict[str, int] = {}
-        kinds: dict[Kind, str] = {}  # kind -> its placeholder
-        runs: list[tuple[int, Any, str]] = []
-        run: list[list[Any]] = []
-        start, last_seq, last_round = 0, -2, object()
-        shapes = self._shapes
-        fast = _FAST if events is not None else {}
-        for index, (seq, tag, version, round_, payload) in enumerate(rows):
-            made: _Shape | None = None
-            if fast:
-                event = events[index]  # type: ignore[index]
-                how = fast.get(type(event))
-                if how is not None:
-                    made = how(event)
+    def _shape(self, tag: Any, version: Any, payload: Any) -> _Shape:
+        key = (tag, version, payload)
+        made = self._shapes.get(key)
+        if made is None:
+            if len(self._shapes) >= _CACHE:
+                self._shapes.clear()
+            kind, slots = shape(tag, version, payload)
+            made = self._shapes[key] = _Shape(kind, slots)
+        return made
+
+    def encode(self, rows: Iterable[tuple[int, Any, Any, Any, Any]]) -> Encoded:
+        """A game's event rows (seq, type, version, round, payload) encoded."""
+        game = _Game()
+        for seq, tag, version, round_, payload in rows:
+            game.add(seq, round_, self._shape(tag, version, payload))
+        return game.done()
+
+    def encode_events(self, events: Sequence[Any], payloads: Sequence[str]) -> Encoded:
+        """A game's events encoded (seq 1 first), ``payloads`` their payload texts; some
+        are shaped from their fields (``_FAST``), the rest from their texts."""
+        game = _Game()
+        for index, event in enumerate(events):
+            how = _FAST.get(type(event))
+            made = how(event) if how is not None else None
             if made is None:
-                key = (tag, version, payload)
-                made = shapes.get(key)
-                if made is None:
-                    if len(shapes) >= _CACHE:
-                        shapes.clear()
-                    made = shapes[key] = _Shape(*shape(tag, version, payload))
-            marker = kinds.get(made.kind)
-            if marker is None:
-                marker = kinds[made.kind] = _marker(len(kinds))
-            element = [marker, *made.slots]
-            for n in made.texts:
-                value = made.slots[n]
-                found = strings.get(value)
-                if found is None:
-                    found = strings[value] = len(strings)
-                element[n + 1] = found
-            if run and (round_ != last_round or seq != last_seq + 1):
-                runs.append((start, last_round, _template(run)))
-                run = []
-            if not run:
-                start = seq
-            run.append(element)
-            last_seq, last_round = seq, round_
-        if run:
-            runs.append((start, last_round, _template(run)))
-        return tuple(kinds), dump(list(strings)), tuple(runs)
-
-
-def _template(run: list[list[Any]]) -> str:
-    """A run's JSON text with each kind a placeholder (``%(n)s``), every other ``%``
-    doubled; a run whose values hold what looks like a marker is written the slow way."""
-    text = dump(run)
-    if "%" in text:
-        text = text.replace("%", "%%")
-    opened = text.count('"\\u0000')
-    if opened != len(run) or text.count('\\u0000"') != len(run):
-        # a value holding a NUL where a marker would be: mark each element on its own
-        return "[" + ",".join(_one(element) for element in run) + "]"
-    return text.replace('"\\u0000', "%(").replace('\\u0000"', ")s")
-
-
-def _one(element: list[Any]) -> str:
-    """One element's text, its kind a placeholder, every other ``%`` doubled."""
-    rest = dump(element[1:])[1:].replace("%", "%%")
-    return f"[%({element[0][1:-1]})s" + ("," + rest if rest != "]" else "]")
+                made = self._shape(event.TYPE, event.VERSION, payloads[index])
+            game.add(index + 1, event.round, made)
+        return game.done()

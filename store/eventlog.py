@@ -22,7 +22,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from store.encoding import SLOTS, Encoded, Kind, Shapes, dump
+from store.encoding import SLOTS, Encoded, Kind, Shapes, scalar
 
 __all__ = [
     "SLOTS",
@@ -131,22 +131,6 @@ def _positions(kind: Kind) -> tuple[int, ...]:
 # -- encoding -------------------------------------------------------------------------
 
 
-def _scalar(value: Any) -> str:
-    """A plain value as compact JSON (as ``json`` writes it)."""
-    kind = type(value)
-    if kind is int:
-        return int.__repr__(value)
-    if kind is str:
-        return _quote(value)
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if value is None:
-        return "null"
-    return dump(value)
-
-
 class Log:
     """How one connection writes events compactly: the kinds it knows, and the
     shapes of the payload texts it has encoded itself (``GameStore.add`` of a
@@ -252,7 +236,7 @@ def _row(
                 return f"its text {str(value)[:20]} is not among the game's"
             texts.append(text)
         else:
-            texts.append(_scalar(value))
+            texts.append(scalar(value))
     try:
         return tag, version, template % tuple(texts)
     except (TypeError, ValueError):
@@ -365,7 +349,7 @@ def quick_events(
                     if len(seen) >= _CACHE:
                         seen.clear()
                     tag, version, template, _, raw = kinds.rows[code]
-                    payload = element[1] if raw else template % tuple(map(_scalar, element[1:]))
+                    payload = element[1] if raw else template % tuple(map(scalar, element[1:]))
                     event = seen[key] = make(tag, version, round_, json.loads(payload))
                 events.append(event)
     except Exception:  # damaged: the careful path says how

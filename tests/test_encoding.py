@@ -125,3 +125,36 @@ def test_a_payload_that_looks_like_a_marker_comes_back_byte_for_byte(
         eventlog.run_rows(conn, eventlog.Kinds(), json.loads(strings), runs, decoded)
         assert decoded.unread == []
         assert decoded.rows == list(rows)
+
+
+def _runs_as_json(encoded: encoding.Encoded) -> list[str]:
+    """Each run's text with the kinds' placeholders made their numbers."""
+    codes = {str(n): n for n in range(len(encoded[0]))}
+    return [text % codes for _, _, text in encoded[2]]
+
+
+@given(events=simulated_games())
+@settings(max_examples=40, deadline=None)
+def test_a_run_is_the_compact_json_of_its_events(events: list[Event]) -> None:
+    """A game's events encoded from their fields and texts: each run's text (its kinds
+    numbered) is its elements' compact JSON, byte for byte, as ``dump`` writes it,
+    and the game's rows encode the same."""
+    payloads = [payload_json(e) for e in events]
+    encoded = encoding.Shapes().encode_events(events, payloads)
+    for text in _runs_as_json(encoded):
+        assert text == encoding.dump(json.loads(text))
+    rows = [(n, e.TYPE, e.VERSION, e.round, p)
+            for n, (e, p) in enumerate(zip(events, payloads, strict=True), 1)]
+    assert encoding.Shapes().encode(rows) == encoded
+
+
+@pytest.mark.parametrize(
+    "value", [0, -3, 10**30, True, False, None, "Zoë 100%", 'a"b\\c', "\x00", "%(0)s"]
+)
+def test_a_value_of_an_element_is_written_as_json_writes_it(value: object) -> None:
+    rows = [(1, "x", 1, 0, value), (2, "card-chosen", 1, 0, '{"who":"A%"}'),
+            (3, "y", 1, 0, '{"n":' + encoding.dump(value) + "}")]
+    (text,) = _runs_as_json(encoding.Shapes().encode(rows))
+    assert text == encoding.dump(json.loads(text))
+    if not isinstance(value, str):  # a payload that is no text is kept whole, as it is
+        assert json.loads(text)[0][1] == value

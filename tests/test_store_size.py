@@ -22,9 +22,8 @@ from importers.gbn import write_gbn
 from importers.wire import payload_json
 from store import GameStore, check_store, eventlog
 
-#: what these test is plain Python in both builds (none of setup.py's COMPILED is their
-#: subject): the compiled build's pass of .ci/run leaves them to the plain pass
-pytestmark = pytest.mark.layers
+# not marked ``layers``: the events these encode go through store/encoding.py, which is
+# compiled (setup.py's COMPILED), so the compiled build's pass of .ci/run runs them too
 
 OLD = Path(__file__).resolve().parent.parent / "fixtures" / "stores"
 
