@@ -46,7 +46,9 @@ COMPILED = [
     "biteme/scoring.py",
     "biteme/validate.py",
     "importers/bmn.py",
+    "importers/payload_text.py",
     "store/encoding.py",
+    "store/readmodel.py",
 ]
 
 

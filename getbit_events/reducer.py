@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from getbit_events.board import Board
-from getbit_events.events import Event, GameStarted
+from getbit_events.events import Event, GameStarted, SwimmerDevoured, SwimmerMoved
 from getbit_events.state import GameState
 
-__all__ = ["Fold", "apply", "fold", "replay"]
+__all__ = ["Fold", "LineFold", "apply", "fold", "replay"]
 
 
 def _start(event: Event) -> GameStarted:
@@ -51,6 +51,34 @@ class Fold:
     @property
     def finished(self) -> bool:
         return self.board.phase == "ended"
+
+    @property
+    def line(self) -> list[str]:
+        """The line now, front first (the fold's own list: read it, do not change it)."""
+        return self.board.line
+
+
+class LineFold:
+    """The line alone, folded: the events that move it handed to the board's own
+    handlers (``moved``, ``devour``), every other event passed by.
+
+    No other handler of the board touches the line, so its ``line`` after each
+    event is the ``Fold``'s (``tests/test_reducer.py`` holds that on random games);
+    a reader that needs only the line (the read model's survivors, front and
+    back) is spared folding the hands, tables and limbs."""
+
+    __slots__ = ("board",)
+
+    def __init__(self, setup: GameStarted) -> None:
+        self.board = Board(setup)
+
+    def apply(self, event: Event) -> None:
+        if isinstance(event, SwimmerMoved):
+            self.board.moved(event.who, event.why)
+        elif isinstance(event, SwimmerDevoured):
+            self.board.devour(event.who, event.why)
+        elif isinstance(event, GameStarted):  # the fold starts again
+            self.board = Board(event)
 
     @property
     def line(self) -> list[str]:

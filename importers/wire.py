@@ -32,17 +32,12 @@ from biteme.events import BiteEvent
 from getbit_events.errors import InputError
 from getbit_events.events import (
     EVENT_TYPES,
-    CardChosen,
     CardsRevealed,
-    CardsTakenBack,
     Event,
-    SharkCardPlayed,
     SourcePos,
-    SwimmerBitten,
-    SwimmerDevoured,
-    SwimmerMoved,
 )
 from getbit_events.limits import MAX_TEXT
+from importers.payload_text import fields_text
 
 __all__ = [
     "BITE_TYPES",
@@ -213,27 +208,11 @@ def payload(event: Event) -> dict[str, Any]:
 
 _json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
-_PAYLOAD_TEXT: dict[type[Any], Callable[[Any], str]] = {
-    CardChosen: lambda e: f'{{"who":{_json(e.who)}}}',
-    CardsRevealed: lambda e: (
-        f'{{"cards":{_json(e.cards)}}}'
-        if e.number is None
-        else f'{{"cards":{_json(e.cards)},"number":{e.number}}}'
-    ),
-    SharkCardPlayed: lambda e: f'{{"shark":{_json(e.shark)},"card":{_json(e.card)}}}',
-    SwimmerMoved: lambda e: f'{{"who":{_json(e.who)},"why":{_json(e.why)}}}',
-    SwimmerBitten: lambda e: f'{{"who":{_json(e.who)},"limb":{_json(e.limb)}}}',
-    SwimmerDevoured: lambda e: f'{{"who":{_json(e.who)},"why":{_json(e.why)}}}',
-    CardsTakenBack: lambda e: f'{{"who":{_json(e.who)},"cards":{_json(e.cards)}}}',
-}
-
 
 def payload_json(event: Event) -> str:
     """The event's payload as compact JSON text (what the store keeps, and hashes)."""
-    fast = _PAYLOAD_TEXT.get(type(event))
-    if fast is not None:
-        return fast(event)
-    return _json(payload(event))
+    text = fields_text(event)  # the commonest classes, straight from their fields
+    return text if text is not None else _json(payload(event))
 
 
 def _builder(tp: Any) -> Callable[[Any], Any] | None:

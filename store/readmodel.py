@@ -97,7 +97,7 @@ from getbit_events.events import (
     SwimmerDevoured,
     SwimmerMoved,
 )
-from getbit_events.reducer import Fold
+from getbit_events.reducer import LineFold
 from importers.reading import iso_date
 
 __all__ = [
@@ -232,7 +232,7 @@ def row_tuples(
     shark = [0] * width
     shark_variant = setup.variant == "shark"
     hunger = setup.hunger
-    held = Fold(setup)  # the line at the end of each round is the fold's
+    held = LineFold(setup)  # the line at the end of each round is the fold's
     ended: GameEnded | None = None
     current = 0
     rounds = 0

@@ -25,8 +25,10 @@ from getbit_events.events import (
     HungerLost,
     SharkCardPlayed,
     SwimmerBitten,
+    SwimmerDevoured,
+    SwimmerMoved,
 )
-from getbit_events.reducer import apply, replay
+from getbit_events.reducer import Fold, LineFold, apply, replay
 from getbit_events.simulate import simulate_game
 from getbit_events.state import GameState, SwimmerState
 from getbit_events.validate import CODES, Final, GameReport, validate_game
@@ -689,3 +691,37 @@ def test_true_outcomes_in_any_order_case_and_spacing_stay_valid(
     report = validate_text(changed)
     assert report.valid, describe(report) + "\n" + changed
     assert no_pos(report.events) == no_pos(events)
+
+
+def _odd_events(names: list[str]) -> st.SearchStrategy[Event]:
+    """Moves and devourings a record may hold against the rules: names not in the
+    game, a swimmer devoured twice or moved after it, any reason."""
+    who = st.sampled_from([*names, "Nobody"])
+    why = st.sampled_from(["card", "bite", "stated", "last-limb", "exhaustion"])
+    return st.one_of(
+        st.builds(SwimmerMoved, st.integers(1, 30), who, why),
+        st.builds(SwimmerDevoured, st.integers(1, 30), who, why),
+        st.builds(SwimmerBitten, st.integers(1, 30), who, st.just("right-arm")),
+    )
+
+
+@FAST
+@given(any_game, st.data())
+def test_the_line_fold_gives_the_folds_line_after_every_event(
+    events: list[Event], data: st.DataObject
+) -> None:
+    """``LineFold`` applies only the moves and devourings: the line it gives after
+    each event, of legal games and of games with odd facts slipped in, is the
+    whole fold's."""
+    setup = events[0]
+    assert isinstance(setup, GameStarted)
+    odd = data.draw(st.lists(st.tuples(st.integers(1, len(events)),
+                                       _odd_events(list(setup.line))), max_size=8))
+    stream = list(events)
+    for at, event in sorted(odd, key=lambda x: -x[0]):
+        stream.insert(at, event)
+    whole, lines = Fold(setup), LineFold(setup)
+    for event in stream[1:]:
+        whole.apply(event)
+        lines.apply(event)
+        assert lines.line == whole.line, event

@@ -17,7 +17,15 @@ from biteme.events import EVENT_TYPES as BITE_TYPES
 from biteme.events import Drew, Retreated
 from biteme.simulate import simulate_bite
 from getbit_events.errors import InputError
-from getbit_events.events import EVENT_TYPES, CardsRevealed, SourcePos, SwimmerBitten
+from getbit_events.events import (
+    EVENT_TYPES,
+    CardsRevealed,
+    CardsTakenBack,
+    SharkCardPlayed,
+    SourcePos,
+    SwimmerBitten,
+    SwimmerMoved,
+)
 from getbit_events.simulate import simulate_game
 from importers import wire
 from importers.bite_jsonl import write_bite_jsonl
@@ -265,6 +273,29 @@ def test_each_event_class_has_its_payload_written_as_the_converter_writes_it() -
     for event in _class_examples():
         expected = _converters_text(event)
         assert payload_json(event) == expected, type(event).__name__
+
+
+class _Name(str):
+    """A text that is a subclass of str (the JSON encoder writes it as a text)."""
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        CardsRevealed(1, (("Ann", True), ("Bob", 10**30), ("Cid", -1))),  # type: ignore[arg-type]
+        CardsRevealed(1, [["Ann", 3]], number=0),  # type: ignore[arg-type]
+        CardsRevealed(1, ((_Name("Ann"), None),), number=-2),
+        CardsTakenBack(2, _Name('A"n\\n'), (1, False, 2.5)),  # type: ignore[arg-type]
+        SharkCardPlayed(3, "Jaws", 4),  # type: ignore[arg-type]
+        SwimmerMoved(4, "\u2028\x00\x7f", None),  # type: ignore[arg-type]
+    ],
+)
+def test_odd_field_values_are_written_as_the_converter_writes_them(event: Any) -> None:
+    # fields_text writes texts, whole numbers and None itself and leaves the rest to
+    # the JSON encoder: whatever a field holds, the text is the converter's
+    assert payload_json(event) == json.dumps(
+        wire.payload(event), ensure_ascii=False, separators=(",", ":")
+    )
 
 
 def _converters_text(event: Any) -> str:
