@@ -3,8 +3,8 @@ from their fields: ``wire.payload_json``'s fast path, compiled with mypyc (``set
 
 Each text is exactly the converter's payload dumped as compact JSON, non-ASCII kept
 (``tests/test_serialize.py`` holds every class and random games to it): a field
-that is a text, a whole number or None is written here, anything else by the JSON
-encoder.
+that is a text, a whole number or None is written here (``scalar``, which the
+store's compact runs use too), anything else by the JSON encoder.
 """
 
 from __future__ import annotations
@@ -23,14 +23,14 @@ from getbit_events.events import (
     SwimmerMoved,
 )
 
-__all__ = ["fields_text"]
+__all__ = ["fields_text", "scalar"]
 
 _quote = json.encoder.encode_basestring  # a JSON string, non-ASCII kept
 _dump = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
-def _value(value: Any) -> str:
-    """One field's value as compact JSON."""
+def scalar(value: Any) -> str:
+    """A value as compact JSON, as the JSON encoder writes it (the store's runs too)."""
     kind = type(value)
     if kind is str:
         return _quote(value)
@@ -46,36 +46,36 @@ def _cards(cards: Any) -> str:
     parts: list[str] = []
     for card in cards:
         if type(card) is tuple and len(card) == 2:
-            parts.append("[" + _value(card[0]) + "," + _value(card[1]) + "]")
+            parts.append("[" + scalar(card[0]) + "," + scalar(card[1]) + "]")
         else:
-            parts.append(_value(card))
+            parts.append(scalar(card))
     return "[" + ",".join(parts) + "]"
 
 
 def _chosen(e: Any) -> str:
-    return '{"who":' + _value(e.who) + "}"
+    return '{"who":' + scalar(e.who) + "}"
 
 
 def _revealed(e: Any) -> str:
     if e.number is None:
         return '{"cards":' + _cards(e.cards) + "}"
-    return '{"cards":' + _cards(e.cards) + ',"number":' + _value(e.number) + "}"
+    return '{"cards":' + _cards(e.cards) + ',"number":' + scalar(e.number) + "}"
 
 
 def _shark(e: Any) -> str:
-    return '{"shark":' + _value(e.shark) + ',"card":' + _value(e.card) + "}"
+    return '{"shark":' + scalar(e.shark) + ',"card":' + scalar(e.card) + "}"
 
 
 def _moved(e: Any) -> str:
-    return '{"who":' + _value(e.who) + ',"why":' + _value(e.why) + "}"
+    return '{"who":' + scalar(e.who) + ',"why":' + scalar(e.why) + "}"
 
 
 def _bitten(e: Any) -> str:
-    return '{"who":' + _value(e.who) + ',"limb":' + _value(e.limb) + "}"
+    return '{"who":' + scalar(e.who) + ',"limb":' + scalar(e.limb) + "}"
 
 
 def _taken(e: Any) -> str:
-    return '{"who":' + _value(e.who) + ',"cards":' + _cards(e.cards) + "}"
+    return '{"who":' + scalar(e.who) + ',"cards":' + _cards(e.cards) + "}"
 
 
 _TEXT: dict[type[Any], Callable[[Any], str]] = {

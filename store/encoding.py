@@ -24,8 +24,9 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from getbit_events.events import CardsRevealed, CardsTakenBack
+from importers.payload_text import scalar
 
-__all__ = ["SLOTS", "Encoded", "Kind", "Shapes", "dump", "scalar", "shape"]
+__all__ = ["SLOTS", "Encoded", "Kind", "Shapes", "dump", "shape"]
 
 #: The most values a kind's template takes (more: the payload is kept whole).
 SLOTS = 16
@@ -162,22 +163,6 @@ def fast_shape(event: Any) -> tuple[Kind, list[Any]] | None:
 
 
 # -- a game -------------------------------------------------------------------------
-
-
-def scalar(value: Any) -> str:
-    """A plain value as compact JSON (as ``dump`` writes it)."""
-    kind = type(value)
-    if kind is int:
-        return int.__repr__(value)
-    if kind is str:
-        return _quote(value)
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if value is None:
-        return "null"
-    return dump(value)
 
 
 class _Game:

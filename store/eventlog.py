@@ -22,7 +22,8 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from store.encoding import SLOTS, Encoded, Kind, Shapes, scalar
+from importers.payload_text import scalar
+from store.encoding import SLOTS, Encoded, Kind, Shapes
 
 __all__ = [
     "SLOTS",
