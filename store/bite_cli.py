@@ -10,22 +10,21 @@ gives them on the export.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
 
 from rich.markup import escape
 
 from biteme.events import BiteEvent
 from biteme.validate import validate_bite
 from console import OUT, write_json
-from getbit_events.errors import InputError, StoreError
+from getbit_events.errors import GetbitError, InputError, StoreError
 from importers.bite_jsonl import write_bite_jsonl
 from importers.bmn import read_bmn
-from importers.bmn_write import game_bmn, write_bmn
+from importers.bmn_write import game_bmn
 from store.store import GameStore
-from store.stored import StoredGame, StoredViolation
+from store.stored import BITE_ME, StoredGame, StoredViolation
 
-__all__ = ["export_text", "show_bite", "show_head", "warnings_of"]
+__all__ = ["export_texts", "show_bite", "show_head", "warnings_of"]
 
 
 def warnings_of(events: Sequence[BiteEvent]) -> list[str]:
@@ -96,37 +95,52 @@ def _render(game: StoredGame, violations: list[StoredViolation], warnings: list[
         OUT.print(f"  [yellow]warning[/yellow]: {escape(w)}")
 
 
-def _bite_text(streams: list[tuple[str, list[BiteEvent]]], fmt: str) -> str:
-    """Games of "Come on! Bite me!" as ``export`` writes them: BMN, or a JSON Lines
-    log (``fmt`` ``jsonl``); an InputError for a format of Get Bit!'s only."""
-    if fmt == "jsonl":
-        return "".join(write_bite_jsonl(streams))
-    if fmt == "bmn":
-        return write_bmn(events for _, events in streams)
-    raise InputError(
-        f"--format {fmt} is Get Bit!'s: games of Come on! Bite me! are exported as BMN "
-        "(--format bmn) or JSON Lines (--format jsonl)"
-    )
-
-
-def export_text(
-    streams: list[tuple[str, list[Any]]], bites: list[tuple[str, list[Any]]], fmt: str | None
-) -> str:
-    """What ``export`` writes of the games of one game: Get Bit!'s as GBN or JSON
-    Lines, those of Come on! Bite me! as BMN or JSON Lines; an InputError for games
-    of both, or a format the game has not."""
-    if streams and bites:
+def export_texts(
+    store: GameStore, games: list[StoredGame], fmt: str | None, problems: list[GetbitError]
+) -> Iterator[str]:
+    """What ``export`` writes of ``games``, a game at a time (one game's events are
+    held at once, whatever the number of games): Get Bit!'s as GBN or JSON Lines,
+    those of Come on! Bite me! as BMN or JSON Lines. An InputError, before anything is
+    written, for games of both, or a format the game has not; a game whose events
+    cannot be read is left out, why added to ``problems``."""
+    bite = sum(g.game == BITE_ME for g in games)
+    if bite and bite < len(games):
         raise InputError(
             "these are games of Get Bit! and of Come on! Bite me!: export one game at a "
             "time (their ids, or --rules get-bit / --rules bite-me)"
         )
-    if bites:
-        return _bite_text(bites, fmt or "bmn")
-    if fmt == "bmn":
+    if bite and fmt not in (None, "bmn", "jsonl"):
+        raise InputError(
+            f"--format {fmt} is Get Bit!'s: games of Come on! Bite me! are exported as BMN "
+            "(--format bmn) or JSON Lines (--format jsonl)"
+        )
+    if not bite and fmt == "bmn":
         raise InputError("--format bmn is for games of Come on! Bite me! (--rules bite-me)")
+    return _texts(store, games, fmt or ("bmn" if bite else "gbn"), problems)
+
+
+def _texts(
+    store: GameStore, games: list[StoredGame], fmt: str, problems: list[GetbitError]
+) -> Iterator[str]:
     from importers.gbn import write_gbn
     from importers.jsonl import write_jsonl
 
-    if fmt in (None, "gbn"):
-        return write_gbn(events for _, events in streams)
-    return "".join(write_jsonl(streams))
+    first = True
+    for stored in games:
+        try:
+            if stored.game == BITE_ME:
+                moves = store.bite_events(stored.id)
+            else:
+                events = store.events(stored.id)
+        except GetbitError as exc:
+            problems.append(exc)
+            continue
+        if fmt == "jsonl":  # each line ends in a newline
+            if stored.game == BITE_ME:
+                yield from write_bite_jsonl([(stored.id, moves)])
+            else:
+                yield from write_jsonl([(stored.id, events)])
+            continue
+        text = game_bmn(moves) if stored.game == BITE_ME else write_gbn([events])
+        yield text if first else "\n" + text  # a blank line between games
+        first = False

@@ -12,6 +12,7 @@ Problems go to stderr; names and messages are printed escaped, never as markup.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -67,7 +68,7 @@ from store import (
     check_store,
     default_path,
 )
-from store.bite_cli import export_text, show_bite, show_head
+from store.bite_cli import export_texts, show_bite, show_head
 from store.importing import (
     GameFailure,
     ImportSummary,
@@ -80,7 +81,7 @@ from store.listing import (
     HEADER,
     GameFilter,
     default_game,
-    event_streams,
+    exported_games,
     list_games,
     tab_line,
 )
@@ -447,26 +448,36 @@ def export_command(
                 assert output is not None
                 export_parquet(store, refs, output, EXIT_UNREADABLE if damaged else EXIT_OK)
             assert refs is not None
-            streams, bites, problems = event_streams(store, refs, chosen=not games)
+            chosen_games, problems = exported_games(store, refs, chosen=not games)
             for problem in problems:
                 say_error(str(problem))
-        text = export_text(streams, bites, fmt)
+            unread: list[GetbitError] = []
+            _write(export_texts(store, chosen_games, fmt, unread), output)
+            for problem in unread:
+                say_error(str(problem))
     except GetbitError as exc:
         raise _fail(exc) from None
-    _write(text, output)
-    raise typer.Exit(EXIT_UNREADABLE if problems or damaged else EXIT_OK)
+    raise typer.Exit(EXIT_UNREADABLE if problems or unread or damaged else EXIT_OK)
 
 
-def _write(text: str, output: Path | None) -> None:
+def _write(texts: Iterable[str], output: Path | None) -> None:
+    """Write ``texts`` as they come: to stdout, or to ``output``, which is replaced only
+    once all of it is written (an export that fails leaves no half-written file)."""
     if output is None:
-        sys.stdout.write(text)
+        for text in texts:
+            sys.stdout.write(text)
         return
+    part = output.with_name(f".{output.name}.part")
     try:
-        with output.open("w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+        with part.open("w", encoding="utf-8", newline="\n") as f:
+            for text in texts:
+                f.write(text)
+        part.replace(output)
     except OSError as exc:
         say_error(f"{output}: cannot write: {exc.strerror or exc}")
         raise typer.Exit(EXIT_UNREADABLE) from None
+    finally:
+        part.unlink(missing_ok=True)
 
 
 def rebuild_command(db: DbOption = None) -> None:

@@ -9,13 +9,11 @@ from itertools import islice
 
 import attrs
 
-from biteme.events import BiteEvent
 from getbit_events.errors import GetbitError, InputError
-from getbit_events.events import Event
 from getbit_events.rules import VARIANTS
 from importers.reading import date_option, iso_date
 from store.store import GameStore
-from store.stored import BITE_ME, GAMES, Damage, StoredGame
+from store.stored import GAMES, Damage, StoredGame
 
 __all__ = [
     "HEADER",
@@ -23,7 +21,7 @@ __all__ = [
     "GameFilter",
     "Listing",
     "default_game",
-    "event_streams",
+    "exported_games",
     "list_games",
     "tab_line",
     "tag",
@@ -181,28 +179,19 @@ def default_game(store: GameStore) -> str:
     return GAMES[0]
 
 
-def event_streams(
+def exported_games(
     store: GameStore, refs: list[str], chosen: bool
-) -> tuple[
-    list[tuple[str, list[Event]]], list[tuple[str, list[BiteEvent]]], list[GetbitError]
-]:
-    """The event streams of the games ``refs`` name, Get Bit!'s and those of "Come on!
-    Bite me!" apart, and why each one that could not be read could not (the others
-    are exported). A game whose set-up broke the rules has no events: an error when
-    named, left out when ``chosen`` as ``games`` lists."""
-    streams = []
-    bites = []
+) -> tuple[list[StoredGame], list[GetbitError]]:
+    """The games ``refs`` name that have events to export, and why each other could not
+    be exported (the others are). A game whose set-up broke the rules has no events: an
+    error when named, left out when ``chosen`` as ``games`` lists. Their events are read
+    a game at a time as they are written (``bite_cli.export_texts``), not held here."""
+    games: list[StoredGame] = []
     problems: list[GetbitError] = []
     for ref in refs:
         try:
             stored = store.game(ref)
-            if stored.game == BITE_ME:
-                bite = store.bite_events(stored.id)
-                if bite:
-                    bites.append((stored.id, bite))
-                    continue
-            events = [] if stored.game == BITE_ME else store.events(stored.id)
-            if not events:
+            if not stored.events:
                 if chosen:
                     continue
                 raise InputError(
@@ -212,5 +201,5 @@ def event_streams(
         except GetbitError as exc:
             problems.append(exc)
             continue
-        streams.append((stored.id, events))
-    return streams, bites, problems
+        games.append(stored)
+    return games, problems

@@ -242,6 +242,63 @@ def test_export_gives_back_the_same_game(runner: CliRunner, db: Path, tmp_path: 
     assert "'pgn' is not one of 'gbn', 'bmn', 'jsonl', 'parquet'" in err
 
 
+def test_export_reads_one_games_events_at_a_time(db: Path, tmp_path: Path) -> None:
+    # a store of a million games exports in the memory of one game: the first game's
+    # text is ready before the second game's events are read
+    from store.bite_cli import export_texts
+
+    source = _sim(tmp_path / "a.gbn", 3)
+    with GameStore(db) as store:
+        for game in read_gbn(source.read_text(encoding="utf-8")):
+            store.add(validate_game(game))
+        games = list(store.games())
+        read: list[str] = []
+        events = store.events
+
+        def counted(game_id: str) -> list[object]:
+            read.append(game_id)
+            return events(game_id)
+
+        store.events = counted  # type: ignore[method-assign]
+        for fmt in ("gbn", "jsonl"):
+            read.clear()
+            texts = export_texts(store, games, fmt, [])
+            first = next(texts)
+            assert first
+            assert read == [games[0].id]
+            rest = "".join(texts)
+            assert read == [g.id for g in games]
+            whole = first + rest
+            if fmt == "gbn":
+                assert whole == write_gbn(events(g.id) for g in games)
+            else:
+                assert whole == "".join(write_jsonl([(g.id, events(g.id)) for g in games]))
+
+
+def test_export_to_a_file_writes_it_whole_or_not_at_all(
+    runner: CliRunner, db: Path, tmp_path: Path
+) -> None:
+    source = _sim(tmp_path / "a.gbn", 3)
+    _run(runner, "import", str(source), "--db", str(db))
+    out = tmp_path / "out.gbn"
+    code, shown, _ = _run(runner, "export", "--db", str(db))
+    assert code == 0
+    assert _run(runner, "export", "--db", str(db), "-o", str(out))[0] == 0
+    assert out.read_text(encoding="utf-8") == shown
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".part")] == []
+    # games of both kinds are refused before a byte is written: the old file stays
+    bite = tmp_path / "b.bmn"
+    assert _run(runner, "simulate", "--rules", "bite-me", "--games", "1", "-o", str(bite))[0] == 0
+    _run(runner, "import", str(bite), "--db", str(db))
+    with GameStore(db) as store:
+        both = [g.id for g in store.games()]
+    assert len(both) == 4
+    code, _, err = _run(runner, "export", *both, "--db", str(db), "-o", str(out))
+    assert code == 2
+    assert "export one game at a time" in err
+    assert out.read_text(encoding="utf-8") == shown
+
+
 def test_rebuild_reports_what_it_did(runner: CliRunner, db: Path, tmp_path: Path) -> None:
     _run(runner, "import", str(_sim(tmp_path / "a.gbn", 2)), "--db", str(db))
     code, out, _ = _run(runner, "rebuild", "--db", str(db))
