@@ -96,14 +96,18 @@ def _render(game: StoredGame, violations: list[StoredViolation], warnings: list[
 
 
 def export_texts(
-    store: GameStore, games: list[StoredGame], fmt: str | None, problems: list[GetbitError]
+    store: GameStore,
+    games: list[tuple[str, str]],
+    fmt: str | None,
+    problems: list[GetbitError],
 ) -> Iterator[str]:
-    """What ``export`` writes of ``games``, a game at a time (one game's events are
-    held at once, whatever the number of games): Get Bit!'s as GBN or JSON Lines,
+    """What ``export`` writes of ``games`` (each an id and its game), a game at a time
+    (one game's events are held at once, whatever the number of games): Get Bit!'s as
+    GBN or JSON Lines,
     those of Come on! Bite me! as BMN or JSON Lines. An InputError, before anything is
     written, for games of both, or a format the game has not; a game whose events
     cannot be read is left out, why added to ``problems``."""
-    bite = sum(g.game == BITE_ME for g in games)
+    bite = sum(game == BITE_ME for _, game in games)
     if bite and bite < len(games):
         raise InputError(
             "these are games of Get Bit! and of Come on! Bite me!: export one game at a "
@@ -120,27 +124,27 @@ def export_texts(
 
 
 def _texts(
-    store: GameStore, games: list[StoredGame], fmt: str, problems: list[GetbitError]
+    store: GameStore, games: list[tuple[str, str]], fmt: str, problems: list[GetbitError]
 ) -> Iterator[str]:
     from importers.gbn import write_gbn
     from importers.jsonl import write_jsonl
 
     first = True
-    for stored in games:
+    for game_id, game in games:
         try:
-            if stored.game == BITE_ME:
-                moves = store.bite_events(stored.id)
+            if game == BITE_ME:
+                moves = store.bite_events(game_id)
             else:
-                events = store.events(stored.id)
+                events = store.events(game_id)
         except GetbitError as exc:
             problems.append(exc)
             continue
         if fmt == "jsonl":  # each line ends in a newline
-            if stored.game == BITE_ME:
-                yield from write_bite_jsonl([(stored.id, moves)])
+            if game == BITE_ME:
+                yield from write_bite_jsonl([(game_id, moves)])
             else:
-                yield from write_jsonl([(stored.id, events)])
+                yield from write_jsonl([(game_id, events)])
             continue
-        text = game_bmn(moves) if stored.game == BITE_ME else write_gbn([events])
+        text = game_bmn(moves) if game == BITE_ME else write_gbn([events])
         yield text if first else "\n" + text  # a blank line between games
         first = False

@@ -80,6 +80,7 @@ from store.jobs import Checked
 from store.listing import (
     HEADER,
     GameFilter,
+    chosen_games,
     default_game,
     exported_games,
     list_games,
@@ -439,20 +440,21 @@ def export_command(
             refs = list(games) if games else None
             if refs is None and chosen.game is None:  # one game at a time: Get Bit!'s,
                 chosen = attrs.evolve(chosen, game=default_game(store))  # unless no other
-            if refs is None and not (fmt == "parquet" and every and not filtered):
-                refs = [g.id for g in list_games(store, chosen, every, damaged.append).games]
-            _say_damaged(damaged)
             if fmt == "parquet":
                 from store.parquet_cli import export_parquet  # pyarrow: only for this
 
+                if refs is None and not (every and not filtered):
+                    refs = [g.id for g in chosen_games(store, chosen, every, damaged.append)]
+                _say_damaged(damaged)
                 assert output is not None
                 export_parquet(store, refs, output, EXIT_UNREADABLE if damaged else EXIT_OK)
-            assert refs is not None
-            chosen_games, problems = exported_games(store, refs, chosen=not games)
+            picked = chosen_games(store, chosen, every, damaged.append) if refs is None else refs
+            exported, problems = exported_games(store, picked, named=refs is not None)
+            _say_damaged(damaged)
             for problem in problems:
                 say_error(str(problem))
             unread: list[GetbitError] = []
-            _write(export_texts(store, chosen_games, fmt, unread), output)
+            _write(export_texts(store, exported, fmt, unread), output)
             for problem in unread:
                 say_error(str(problem))
     except GetbitError as exc:

@@ -4,7 +4,7 @@ its own), and the event streams of the games chosen."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import islice
 
 import attrs
@@ -20,6 +20,7 @@ __all__ = [
     "STATUSES",
     "GameFilter",
     "Listing",
+    "chosen_games",
     "default_game",
     "exported_games",
     "list_games",
@@ -149,25 +150,45 @@ def list_games(
     on_damaged: Callable[[Damage], None] | None = None,
 ) -> Listing:
     """The stored games ``chosen`` selects, in import order (``everything``: the
-    superseded and retracted too); damaged rows go to ``on_damaged``."""
+    superseded and retracted too); damaged rows go to ``on_damaged``. Only the games
+    listed are held (``--limit``), though all are counted."""
     dropped = store.dropped()
-    found = store.games(
-        player=chosen.player, status=chosen.status, on_damaged=on_damaged, everything=True,
-        game=chosen.game,
-    )
-    passing: Iterator[StoredGame] = (g for g in found if chosen.keeps(g))
     hidden: dict[str, int] = {}
     kept: list[StoredGame] = []
-    for game in passing:
+    room = chosen.limit
+    for game in _passing(store, chosen, on_damaged):
         why = dropped.get(game.id)
         if why is not None:
             hidden[why] = hidden.get(why, 0) + 1
             if not everything:
                 continue
-        kept.append(game)
-    if chosen.limit is not None:
-        kept = list(islice(kept, chosen.limit))
+        if room is None or len(kept) < room:
+            kept.append(game)
     return Listing(kept, dropped, hidden)
+
+
+def chosen_games(
+    store: GameStore,
+    chosen: GameFilter,
+    everything: bool = False,
+    on_damaged: Callable[[Damage], None] | None = None,
+) -> Iterator[StoredGame]:
+    """The games :func:`list_games` lists, one at a time (nothing held: an export of
+    a large store)."""
+    dropped = store.dropped()
+    games = (g for g in _passing(store, chosen, on_damaged)
+             if everything or g.id not in dropped)
+    return islice(games, chosen.limit) if chosen.limit is not None else games
+
+
+def _passing(
+    store: GameStore, chosen: GameFilter, on_damaged: Callable[[Damage], None] | None
+) -> Iterator[StoredGame]:
+    found = store.games(
+        player=chosen.player, status=chosen.status, on_damaged=on_damaged, everything=True,
+        game=chosen.game,
+    )
+    return (g for g in found if chosen.keeps(g))
 
 
 def default_game(store: GameStore) -> str:
@@ -180,19 +201,20 @@ def default_game(store: GameStore) -> str:
 
 
 def exported_games(
-    store: GameStore, refs: list[str], chosen: bool
-) -> tuple[list[StoredGame], list[GetbitError]]:
-    """The games ``refs`` name that have events to export, and why each other could not
+    store: GameStore, games: Iterable[str | StoredGame], named: bool
+) -> tuple[list[tuple[str, str]], list[GetbitError]]:
+    """The id and game (``GET_BIT``, ``BITE_ME``) of each of ``games`` (ids or their
+    starts, or stored games) that has events to export, and why each other could not
     be exported (the others are). A game whose set-up broke the rules has no events: an
-    error when named, left out when ``chosen`` as ``games`` lists. Their events are read
-    a game at a time as they are written (``bite_cli.export_texts``), not held here."""
-    games: list[StoredGame] = []
+    error when ``named`` by id, left out when chosen as ``games`` lists. Their events
+    are read a game at a time as they are written (``bite_cli.export_texts``)."""
+    found: list[tuple[str, str]] = []
     problems: list[GetbitError] = []
-    for ref in refs:
+    for ref in games:
         try:
-            stored = store.game(ref)
+            stored = store.game(ref) if isinstance(ref, str) else ref
             if not stored.events:
-                if chosen:
+                if not named:
                     continue
                 raise InputError(
                     f"game {stored.id} has no events (its set-up breaks the rules): "
@@ -201,5 +223,5 @@ def exported_games(
         except GetbitError as exc:
             problems.append(exc)
             continue
-        games.append(stored)
-    return games, problems
+        found.append((stored.id, stored.game))
+    return found, problems

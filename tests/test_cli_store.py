@@ -262,7 +262,7 @@ def test_export_reads_one_games_events_at_a_time(db: Path, tmp_path: Path) -> No
         store.events = counted  # type: ignore[method-assign]
         for fmt in ("gbn", "jsonl"):
             read.clear()
-            texts = export_texts(store, games, fmt, [])
+            texts = export_texts(store, [(g.id, g.game) for g in games], fmt, [])
             first = next(texts)
             assert first
             assert read == [games[0].id]
