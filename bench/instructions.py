@@ -21,6 +21,7 @@ the one measured; it says which build it ran.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import re
 import subprocess
@@ -58,15 +59,14 @@ def _count(gbn: Path, passes: int, events: bool) -> int:
 
 
 def _simulated(n: int, path: Path) -> None:
-    from getbit_events.simulate import SETUPS, simulate_game
-    from importers.gbn import write_gbn
-
-    games = []
-    for k in range(n):
-        variant, swimmers = SETUPS[k % len(SETUPS)]
-        bot = "sensible" if k % 2 else "random"
-        games.append(simulate_game(variant, swimmers, seed=1000 + k, bot=bot, memory=k % 3 == 0))
-    path.write_text(write_gbn(games), encoding="utf-8")
+    """``bench/validate.py``'s ``n`` games (its ``make_games``), written as GBN to ``path``."""
+    here = Path(__file__).with_name("validate.py")
+    spec = importlib.util.spec_from_file_location("bench_validate", here)
+    assert spec is not None
+    assert spec.loader is not None
+    bench_validate = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench_validate)
+    path.write_text(bench_validate.write_gbn(bench_validate.make_games(n)), encoding="utf-8")
 
 
 def main() -> None:

@@ -103,10 +103,9 @@ def export_texts(
 ) -> Iterator[str]:
     """What ``export`` writes of ``games`` (each an id and its game), a game at a time
     (one game's events are held at once, whatever the number of games): Get Bit!'s as
-    GBN or JSON Lines,
-    those of Come on! Bite me! as BMN or JSON Lines. An InputError, before anything is
-    written, for games of both, or a format the game has not; a game whose events
-    cannot be read is left out, why added to ``problems``."""
+    GBN or JSON Lines, those of Come on! Bite me! as BMN or JSON Lines. An InputError,
+    before anything is written, for games of both, or a format the game has not; a game
+    whose events cannot be read is left out, why added to ``problems``."""
     bite = sum(game == BITE_ME for _, game in games)
     if bite and bite < len(games):
         raise InputError(

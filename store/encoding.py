@@ -32,7 +32,6 @@ __all__ = ["SLOTS", "Encoded", "Kind", "Shapes", "dump", "shape"]
 SLOTS = 16
 _CACHE = 4_096  # payload texts whose shapes are kept, at most (a set-up is seldom seen twice:
 # 50,000 kept about 90 MB in each worker)
-_quote = json.encoder.encode_basestring  # a JSON string, as the store's compact JSON writes it
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
