@@ -67,6 +67,7 @@ from getbit_events.simulate import BOTS, simulate_games
 from getbit_events.validate import GameReport, validate_game
 from importers import find_files
 from importers.reading import date_warnings
+from importers.skipping import Skip, Skipped, outside
 
 __all__ = ["ELSEWHERE", "app", "commands", "main"]
 
@@ -256,12 +257,12 @@ _Record = RecordedGame | BiteRecord
 
 
 def _games(
-    path: Path, fmt: str, encoding: str | None, notes: list[str]
-) -> Iterator[_Record]:
+    path: Path, fmt: str, encoding: str | None, notes: list[str], skip: Skip = None
+) -> Iterator[_Record | Skipped]:
     """The games of one file as it is read (memory bounded by one game); the encoding
     it was read in, when detected, is kept in ``notes`` (the caller says it). A file
     of "Come on! Bite me!" (``.bmn``, or a Game tag naming it; a log of its events) is
-    read as one."""
+    read as one. ``skip``: ``importers.iter_file``'s."""
     from importers import iter_file
     from importers.bite_jsonl import is_bite_jsonl, iter_bite_file
     from importers.bmn import is_bmn
@@ -269,7 +270,7 @@ def _games(
     bmn = fmt in ("auto", "gbn") and is_bmn(path)
     if bmn or (fmt in ("auto", "jsonl") and is_bite_jsonl(path)):
         return iter_bite_file(path, encoding, notes.append)
-    return iter_file(path, fmt, encoding=encoding, say=notes.append)
+    return iter_file(path, fmt, encoding=encoding, say=notes.append, skip=skip)
 
 
 def _render(report: GameReport | BiteReport) -> None:
@@ -393,7 +394,7 @@ def _check_paths(
             items, functools.partial(_check_apart, as_json=as_json, strengths=strengths), jobs
         )
     else:
-        results = items()
+        results = items(None)
     given = paths[0] if paths else Path()
     with Bar(ERR, "checking", sum(sizes.values()), not as_json, in_bytes=True) as bar:
         for got in results:
@@ -416,7 +417,7 @@ def _check_paths(
                 code = max(code, got.said(counts))
                 said[given] += 1
                 bar.advance(got.size)
-            else:
+            elif isinstance(got, tuple):  # (a Skipped is another worker's: never here)
                 game, notes = got
                 code = max(code, _check(game, as_json, counts, list(notes), strengths))
                 said[given] += 1
@@ -440,30 +441,41 @@ class _Bug:
 #: What ``validate`` reads, in order: a file's place in the files (it begins), the
 #: encoding it is read in (detected), a game with those notes, a file that cannot
 #: be read, a reader's bug.
-_Item = int | str | tuple[_Record, tuple[str, ...]] | InputError | _Bug
+_Item = int | str | tuple[_Record, tuple[str, ...]] | InputError | _Bug | Skipped
 
 
 def _items(
     files: list[tuple[Path, Path]], fmt: str, encoding: str | None
-) -> Callable[[], Iterator[_Item]]:
+) -> Callable[[Callable[[int], bool] | None], Iterator[_Item]]:
     """The items of ``files``, the same every time they are asked for (every worker
-    reads them all and checks its share)."""
+    reads them all and checks its share: the games outside it are left unread where
+    the reader can, ``importers.skipping``)."""
 
-    def items() -> Iterator[_Item]:
+    def items(share: Callable[[int], bool] | None) -> Iterator[_Item]:
+        at = 0  # the position of the next item
         for k, (_, path) in enumerate(files):
             yield k
+            at += 1
             try:
                 if not path.exists():  # said, and the other paths are still read
                     raise InputError(f"{path}: no such file or folder")
                 # the games read before a file turns out unreadable still count
                 notes: list[str] = []
-                games = _games(path, fmt, encoding, notes)
+                first = [0]
+                games = _games(path, fmt, encoding, notes, outside(share, first))
+                first[0] = at + len(notes)  # the notes (said on opening it) come first
                 yield from notes
+                at += len(notes)
                 for game in games:
-                    yield game, tuple(notes)
+                    if isinstance(game, Skipped) and share is not None and share(at):
+                        raise RuntimeError(f"game {game.index} of {path} skipped in its share")
+                    at += 1
+                    yield game if isinstance(game, Skipped) else (game, tuple(notes))
             except InputError as exc:
+                at += 1
                 yield exc
             except Exception as exc:  # a reader's bug: the rest of this file is lost
+                at += 1
                 debug = os.environ.get("GETBIT_DEBUG") == "1"
                 yield _Bug(str(path), bug_line(exc), traceback.format_exc() if debug else "")
 

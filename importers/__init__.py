@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, TypeVar
+from typing import IO, TypeVar, overload
 
 import attrs
 
@@ -14,6 +14,7 @@ from getbit_events.errors import InputError
 from getbit_events.limits import MAX_LINE
 from getbit_events.record import RecordedGame
 from importers.reading import Encoding, read_in, recoded
+from importers.skipping import Skip, Skipped
 
 __all__ = [
     "FOLDER_SUFFIXES",
@@ -75,15 +76,33 @@ def record_suffixes(fmt: str) -> tuple[str, ...]:
     return (*FOLDER_SUFFIXES, SUFFIX) if fmt == "auto" else FORMATS[fmt]
 
 
+@overload
+def iter_records(
+    path: str | Path,
+    fmt: str = ...,
+    encoding: str | None = ...,
+    say: Callable[[str], None] | None = ...,
+    skip: None = ...,
+) -> Iterator[RecordedGame | BiteRecord]: ...
+@overload
+def iter_records(
+    path: str | Path,
+    fmt: str = ...,
+    encoding: str | None = ...,
+    say: Callable[[str], None] | None = ...,
+    skip: Skip = ...,
+) -> Iterator[RecordedGame | BiteRecord | Skipped]: ...
 def iter_records(
     path: str | Path,
     fmt: str = "auto",
     encoding: str | None = "utf-8",
     say: Callable[[str], None] | None = None,
-) -> Iterator[RecordedGame | BiteRecord]:
+    skip: Skip = None,
+) -> Iterator[RecordedGame | BiteRecord | Skipped]:
     """Every game of ``path``, of either game, with its text: a file of "Come on!
     Bite me!" (``.bmn``, a Game tag naming it, a log of its events) read as one
-    (``bite_jsonl.iter_bite_file``), any other by ``iter_file``."""
+    (``bite_jsonl.iter_bite_file``), any other by ``iter_file``. ``skip``: the games
+    to leave unread, where the reader can (``iter_file``)."""
     from importers.bite_jsonl import is_bite_jsonl, iter_bite_file
     from importers.bmn import is_bmn
 
@@ -92,7 +111,7 @@ def iter_records(
         fmt in ("auto", "jsonl") and is_bite_jsonl(path)
     ):
         return _with_text(iter_bite_file(path), path)
-    return iter_file(path, fmt, encoding=encoding, say=say)
+    return iter_file(path, fmt, encoding=encoding, say=say, skip=skip)
 
 
 def detect(path: Path) -> str:
@@ -112,13 +131,32 @@ def detect(path: Path) -> str:
     )
 
 
+@overload
+def iter_file(
+    path: str | Path,
+    fmt: str = ...,
+    source: str | None = ...,
+    encoding: str | None = ...,
+    say: Callable[[str], None] | None = ...,
+    skip: None = ...,
+) -> Iterator[RecordedGame]: ...
+@overload
+def iter_file(
+    path: str | Path,
+    fmt: str = ...,
+    source: str | None = ...,
+    encoding: str | None = ...,
+    say: Callable[[str], None] | None = ...,
+    skip: Skip = ...,
+) -> Iterator[RecordedGame | Skipped]: ...
 def iter_file(
     path: str | Path,
     fmt: str = "auto",
     source: str | None = None,
     encoding: str | None = "utf-8",
     say: Callable[[str], None] | None = None,
-) -> Iterator[RecordedGame]:
+    skip: Skip = None,
+) -> Iterator[RecordedGame | Skipped]:
     """Every game recorded in ``path``, one at a time as it is read.
 
     Every format is streamed: the file is read line by line and memory holds one
@@ -129,6 +167,10 @@ def iter_file(
     ``encoding`` None: detected when the file is not UTF-8 (``reading.read_in``),
     and ``say`` is told which was used, in one line naming the file. A game's text
     is kept as the file's bytes, whatever its encoding.
+
+    ``skip(k)`` True: the file's k-th game is found but left unread, a ``Skipped``
+    in its place (``importers.skipping``; JSON Lines logs in UTF-8, where reading a
+    game is most of the work: any other file is read whole).
     """
     path = Path(path)
     fmt = detect(path) if fmt == "auto" else fmt
@@ -147,7 +189,7 @@ def iter_file(
         from importers.jsonl import iter_jsonl, iter_jsonl_file
 
         if chosen.utf8:
-            return _with_text(iter_jsonl_file(path, source), path)
+            return _with_text(iter_jsonl_file(path, source, skip), path)
         from importers.gbn_lex import open_record
 
         stream, name = open_record(path, source)
@@ -159,7 +201,9 @@ def iter_file(
     return _with_text(iter_csv_stream(recoded(stream, chosen), name), path)
 
 
-def _closing(games: Iterator[RecordedGame], stream: IO[bytes]) -> Iterator[RecordedGame]:
+def _closing(
+    games: Iterator[RecordedGame | Skipped], stream: IO[bytes]
+) -> Iterator[RecordedGame | Skipped]:
     """``games``, with ``stream`` closed when they are done."""
     with stream:
         yield from games
@@ -170,7 +214,7 @@ def _closing(games: Iterator[RecordedGame], stream: IO[bytes]) -> Iterator[Recor
 MAX_GAME_TEXT = MAX_LINE // 2
 
 
-_G = TypeVar("_G", RecordedGame, BiteRecord)
+_G = TypeVar("_G", RecordedGame, BiteRecord, RecordedGame | Skipped)
 
 
 def _with_text(games: Iterator[_G], path: Path) -> Iterator[_G]:
@@ -186,8 +230,9 @@ def _with_text(games: Iterator[_G], path: Path) -> Iterator[_G]:
     with f:
         at = 1  # the number of the next line f gives
 
-        def text_to(before: int | None, start: int) -> bytes | None:
-            """The lines from ``start`` up to ``before`` (the end of the file: None)."""
+        def text_to(before: int | None, start: int, keep: bool) -> bytes | None:
+            """The lines from ``start`` up to ``before`` (the end of the file: None);
+            None without ``keep``."""
             nonlocal at
             kept: list[bytes] = []
             size = 0
@@ -195,7 +240,7 @@ def _with_text(games: Iterator[_G], path: Path) -> Iterator[_G]:
                 raw = f.readline(1 << 16)  # a longer line comes in pieces
                 if not raw:
                     break
-                if at >= start:
+                if at >= start and keep:
                     size += len(raw)
                     if size <= MAX_GAME_TEXT:
                         kept.append(raw)
@@ -203,15 +248,23 @@ def _with_text(games: Iterator[_G], path: Path) -> Iterator[_G]:
                         kept.clear()
                 if raw.endswith(b"\n"):
                     at += 1
-            return b"".join(kept) if size <= MAX_GAME_TEXT else None
+            return b"".join(kept) if size <= MAX_GAME_TEXT and keep else None
+
+        def texted(game: _G, before: int | None, start: int) -> _G:
+            """``game`` with its text, the lines from ``start`` up to ``before`` (a game
+            left unread keeps none)."""
+            if isinstance(game, Skipped):
+                text_to(before, start, False)
+                return game
+            return attrs.evolve(game, text=text_to(before, start, True))
 
         pending: tuple[_G, int] | None = None
         for game in games:
             if pending is not None:
-                yield attrs.evolve(pending[0], text=text_to(game.pos.line, pending[1]))
+                yield texted(pending[0], game.pos.line, pending[1])
             pending = (game, game.pos.line if pending is not None else 1)
         if pending is not None:
-            yield attrs.evolve(pending[0], text=text_to(None, pending[1]))
+            yield texted(pending[0], None, pending[1])
 
 
 def read_file(

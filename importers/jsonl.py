@@ -56,6 +56,7 @@ from getbit_events.record import (
 )
 from importers.jsonl_lines import MAX_DEPTH, NO_CLUE, Clue, objects
 from importers.jsonl_write import name_fault, setup_names, short, write_jsonl
+from importers.skipping import Skip, Skipped
 from importers.wire import event_from_wire
 
 __all__ = [
@@ -79,11 +80,15 @@ def read_jsonl(text: str, source: str = "<text>") -> list[RecordedGame]:
     """Every game of a log given as text."""
     import io
 
-    return list(iter_jsonl(io.BytesIO(text.encode("utf-8")), source))
+    games = iter_jsonl(io.BytesIO(text.encode("utf-8")), source)
+    return [g for g in games if isinstance(g, RecordedGame)]  # no Skipped: none skipped
 
 
-def iter_jsonl_file(path: str | Path, source: str | None = None) -> Iterator[RecordedGame]:
-    """The games of a log file one at a time, reading it as they are asked for."""
+def iter_jsonl_file(
+    path: str | Path, source: str | None = None, skip: Skip = None
+) -> Iterator[RecordedGame | Skipped]:
+    """The games of a log file one at a time, reading it as they are asked for
+    (``skip``: ``iter_jsonl``'s)."""
     path = Path(path)
     name = source if source is not None else str(path)
     try:
@@ -91,12 +96,17 @@ def iter_jsonl_file(path: str | Path, source: str | None = None) -> Iterator[Rec
     except OSError as exc:
         raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
     with stream:
-        yield from iter_jsonl(stream, name)
+        yield from iter_jsonl(stream, name, skip)
 
 
-def iter_jsonl(stream: IO[bytes], source: str) -> Iterator[RecordedGame]:
-    """The games of a binary stream of JSON Lines, one at a time, in order."""
-    log = _Log(source)
+def iter_jsonl(
+    stream: IO[bytes], source: str, skip: Skip = None
+) -> Iterator[RecordedGame | Skipped]:
+    """The games of a binary stream of JSON Lines, one at a time, in order; a game
+    ``skip`` names is found but not read (a ``Skipped`` in its place): its lines are
+    parsed as JSON, but not read into events, unless where it ends depends on them
+    (a damaged log)."""
+    log = _Log(source, skip)
     for number, data, error, clue in objects(stream, source):
         pos = SourcePos(source, number, 1)
         if data is None:
@@ -112,21 +122,25 @@ class _Log:
     and the broken lines after it whose game is not known yet (``held``). Each step
     gives the games it finished (most give none)."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, skip: Skip = None) -> None:
         self.source = source
+        self.skip = skip
         self.game: _Game | None = None
         self.index = 0
         self.held: _Game | None = None  # broken lines after `game`, their game not known
 
     def _begin(self, game_id: str | None, pos: SourcePos) -> _Game:
         self.index += 1
-        self.game = _Game(self.source, self.index, game_id, pos)
+        lazy = self.skip is not None and self.skip(self.index)
+        self.game = _Game(self.source, self.index, game_id, pos, lazy=lazy)
         return self.game
 
-    def broken(self, error: Violation, clue: Clue, pos: SourcePos) -> list[RecordedGame]:
+    def broken(self, error: Violation, clue: Clue, pos: SourcePos) -> list[RecordedGame | Skipped]:
         """A line that is no event: which game it is in, the lines about it say."""
-        done: list[RecordedGame] = []
+        done: list[RecordedGame | Skipped] = []
         game, held = self.game, self.held
+        if game is not None:
+            game.catch_up()  # which game this line is in depends on what the game's say
         if held is not None:
             held.error(error)
             return done
@@ -144,15 +158,19 @@ class _Log:
         game.error(error)
         return done
 
-    def event(self, data: dict[str, Any], pos: SourcePos) -> list[RecordedGame]:
+    def event(self, data: dict[str, Any], pos: SourcePos) -> list[RecordedGame | Skipped]:
         """An event's line: read into its game, or the first of the next."""
-        done: list[RecordedGame] = []
+        done: list[RecordedGame | Skipped] = []
         tag, game_id = data.get("type"), data.get("game")
         if self.held is not None:
             self._place_held(game_id, done)
         game = self.game
+        if game is not None and tag != "game-started" and (
+            game_id != game.id or not _good_id(game_id)
+        ):
+            game.catch_up()  # not plainly this game's: where it ends depends on what it says
         error: Violation | None = None
-        if not isinstance(game_id, str) or not 0 < len(game_id) <= MAX_TEXT:
+        if not _good_id(game_id):
             error = Violation(
                 "syntax",
                 f"'game' is the game's id, a text of 1 to {MAX_TEXT} characters, "
@@ -195,7 +213,7 @@ class _Log:
             game.read(data, pos)
         return done
 
-    def _place_held(self, game_id: object, done: list[RecordedGame]) -> None:
+    def _place_held(self, game_id: object, done: list[RecordedGame | Skipped]) -> None:
         """The held broken lines, now that a good line says which game they are in."""
         held, game = self.held, self.game
         assert held is not None
@@ -209,9 +227,9 @@ class _Log:
             held.index = self.index
             self.game = held
 
-    def end(self) -> list[RecordedGame]:
+    def end(self) -> list[RecordedGame | Skipped]:
         """The log is over: the last game, and broken lines at its end."""
-        done: list[RecordedGame] = []
+        done: list[RecordedGame | Skipped] = []
         held, game = self.held, self.game
         if held is not None:  # broken lines at the end: a cut-off game, which one they say
             assert game is not None
@@ -227,8 +245,17 @@ class _Log:
         return done
 
 
+def _good_id(game_id: object) -> bool:
+    """Whether ``game_id`` is a game's id: a text of 1 to MAX_TEXT characters."""
+    return isinstance(game_id, str) and 0 < len(game_id) <= MAX_TEXT
+
+
 class _Game:
-    """One game of the log as it is read: its set-up, rounds so far and errors."""
+    """One game of the log as it is read: its set-up, rounds so far and errors.
+
+    A ``lazy`` game (one to skip) keeps its lines as parsed and reads them only when
+    something asks what they say (``catch_up``): where a game ends in a damaged log.
+    """
 
     def __init__(
         self,
@@ -237,8 +264,11 @@ class _Game:
         game_id: str | None,
         pos: SourcePos,
         clue: Clue = NO_CLUE,
+        *,
+        lazy: bool = False,
     ) -> None:
         self.source = source
+        self.waiting: list[tuple[dict[str, Any], SourcePos]] | None = [] if lazy else None
         self.clue = clue  # for a game begun by a broken line: what that line seems to say
         self.index = index
         self.id = game_id
@@ -255,7 +285,16 @@ class _Game:
     def started(self) -> bool:
         return self.setup is not None
 
+    def catch_up(self) -> None:
+        """Read the lines a lazy game has kept unread."""
+        waiting = self.waiting
+        if waiting is not None:
+            self.waiting = None
+            for data, pos in waiting:
+                self.read(data, pos)
+
     def error(self, violation: Violation) -> None:
+        self.catch_up()
         if len(self.errors) < MAX_VIOLATIONS:
             self.errors.append(violation)
         else:
@@ -271,11 +310,15 @@ class _Game:
 
     def merge(self, held: _Game) -> None:
         """Take the errors of broken lines found to be this game's."""
+        self.catch_up()
         for violation in held.errors:
             self.error(violation)
         self.skipped += held.skipped
 
     def read(self, data: dict[str, Any], pos: SourcePos) -> None:
+        if self.waiting is not None:
+            self.waiting.append((data, pos))
+            return
         if self.errors:
             return  # the game is spoilt; one clear error beats a cascade
         seq = data.get("seq")
@@ -367,7 +410,9 @@ class _Game:
                 self.error(Violation("bad-name", fault, pos))
                 return
 
-    def finish(self) -> RecordedGame:
+    def finish(self) -> RecordedGame | Skipped:
+        if self.waiting is not None:  # never asked: found, and left unread
+            return Skipped(self.source, self.index, self.pos)
         if self.skipped:
             self.errors.append(left_out(self.skipped, self.errors[-1].pos))
         if self.setup is None and not self.errors:  # pragma: no cover - defensive

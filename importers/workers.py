@@ -19,7 +19,7 @@ import queue
 from collections.abc import Callable, Generator, Iterable
 from typing import Any, TypeVar
 
-__all__ = ["AHEAD", "CHUNK", "SMALL_INPUT", "bug", "default_jobs", "in_order"]
+__all__ = ["AHEAD", "CHUNK", "SMALL_INPUT", "Share", "bug", "default_jobs", "in_order"]
 
 #: Items (games, or files that cannot be read) a worker sends back at once.
 CHUNK = 64
@@ -51,8 +51,12 @@ _T = TypeVar("_T")
 _R = TypeVar("_R")
 
 
+#: Which positions of the items a worker works on (``in_order``).
+Share = Callable[[int], bool]
+
+
 def in_order(
-    items: Callable[[], Iterable[_T]],
+    items: Callable[[Share | None], Iterable[_T]],
     work: Callable[[_T], _R],
     jobs: int,
     chunk: int | None = None,
@@ -61,7 +65,12 @@ def in_order(
     given back in the order of the items. Every worker calls ``items()`` and
     takes its share (so ``items()`` must give the same items each time); what
     ``work`` gives must pickle. Closing the generator stops the workers.
-    ``chunk``: items a worker sends back at once (default ``CHUNK``)."""
+    ``chunk``: items a worker sends back at once (default ``CHUNK``).
+
+    ``items`` is called with the worker's share (``mine(position)``: True for the
+    positions it works on; None where one process does all): it may give anything in
+    place of an item not in the share (a reader that skips the games it need not
+    read, ``importers.skipping``), as long as it gives one for every position."""
     size = CHUNK if chunk is None else chunk
     context = multiprocessing.get_context("fork")  # the workers start as this process is
     queues = [context.Queue(AHEAD) for _ in range(jobs)]
@@ -93,7 +102,7 @@ def in_order(
 
 
 def _worker(
-    items: Callable[[], Iterable[_T]],
+    items: Callable[[Share | None], Iterable[_T]],
     work: Callable[[_T], _R],
     me: int,
     jobs: int,
@@ -112,10 +121,13 @@ def _worker(
                 if os.getppid() != parent:
                     os._exit(1)
 
+    def mine(position: int) -> bool:
+        return (position // chunk) % jobs == me
+
     try:
         done: list[_R] = []
-        for position, item in enumerate(items()):
-            if (position // chunk) % jobs != me:
+        for position, item in enumerate(items(mine)):
+            if not mine(position):
                 continue
             done.append(work(item))
             if (position + 1) % chunk == 0:

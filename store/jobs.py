@@ -27,7 +27,8 @@ from getbit_events.errors import GetbitError, InputError
 from getbit_events.record import RecordedGame
 from getbit_events.validate import GameReport, validate_game
 from importers.reading import date_warnings
-from importers.workers import AHEAD, bug, default_jobs, in_order
+from importers.skipping import Skipped, outside
+from importers.workers import AHEAD, Share, bug, default_jobs, in_order
 from importers.workers import CHUNK as WORKER_CHUNK
 from store.adding import NewGame, prepare
 from store.bite import prepare_bite
@@ -132,13 +133,15 @@ Work = tuple[
     GameReport | BiteReport | Checked | InputError | GameFailure | Note, NewGame | None
 ]
 #: One item of the input, as the workers read it (a game of either game).
-Item = RecordedGame | BiteRecord | InputError | GameFailure | Note
+Item = RecordedGame | BiteRecord | InputError | GameFailure | Note | Skipped
 
 
 def _work(item: Item, valid_only: bool, light: bool) -> Work:
     """Check one game and make it ready to store; anything it raises is its failure."""
     if isinstance(item, InputError | GameFailure | Note):
         return item, None
+    if isinstance(item, Skipped):  # never: a worker's share is read (``files_items``)
+        raise AssertionError(f"game {item.index} of {item.source} was not read")
     try:
         # each game by its own rules, and made ready to store as its own (store.bite)
         report = validate_bite(item) if isinstance(item, BiteRecord) else validate_game(item)
@@ -151,41 +154,55 @@ def _work(item: Item, valid_only: bool, light: bool) -> Work:
 
 
 def checked_games(
-    items: Callable[[], Iterator[Item]],
+    items: Callable[[Share | None], Iterator[Item]],
     valid_only: bool,
     jobs: int,
 ) -> Generator[Work, None, None]:
     """Every item of ``items()`` checked and made ready to store, in order: here
     (``jobs`` 1, the reports whole) or in ``jobs`` worker processes (``Checked``)."""
     if jobs <= 1:
-        return (_work(item, valid_only, False) for item in items())
+        return (_work(item, valid_only, False) for item in items(None))
     work = functools.partial(_work, valid_only=valid_only, light=True)
     return in_order(items, work, jobs, CHUNK)
 
 
 def files_items(
     paths: list[Path], fmt: str, encoding: str | None = "utf-8"
-) -> Callable[[], Iterator[Item]]:
+) -> Callable[[Share | None], Iterator[Item]]:
     """The items of ``paths`` (found already): every game of each file as it is
     read, an InputError for a file that cannot be read, a failure for a reader's bug
     (the rest of that file is left out), and a ``Note`` of the encoding a file was
-    read in when it was detected (``encoding`` is ``importers.iter_file``'s)."""
+    read in when it was detected (``encoding`` is ``importers.iter_file``'s). Given a
+    worker's share (``in_order``), the games outside it are left unread where the
+    reader can (``importers.skipping``)."""
 
-    def items() -> Iterator[Item]:
+    def items(share: Share | None) -> Iterator[Item]:
         from importers import iter_records
 
+        at = [0]  # the position of the next item
         for path in paths:
             line = 1
             try:
                 notes: list[str] = []
-                games = iter_records(path, fmt, encoding=encoding, say=notes.append)
-                yield from map(Note, notes)
+                first = [0]
+                games = iter_records(
+                    path, fmt, encoding=encoding, say=notes.append, skip=outside(share, first)
+                )
+                first[0] = at[0] + len(notes)  # the notes (said on opening it) come first
+                for note in notes:
+                    yield Note(note)
+                    at[0] += 1
                 for record in games:
                     line = record.pos.line
+                    if isinstance(record, Skipped) and share is not None and share(at[0]):
+                        raise RuntimeError(f"game {record.index} of {path} skipped in its share")
+                    at[0] += 1
                     yield record
             except InputError as exc:
+                at[0] += 1
                 yield exc
             except Exception as exc:  # a reader's bug: the rest of this file is left out
+                at[0] += 1
                 yield GameFailure(str(path), line, None, bug(exc), True)
 
     return items

@@ -60,6 +60,27 @@ def records(tmp_path: Path) -> Path:
     return folder
 
 
+@pytest.fixture
+def damaged(records: Path) -> Path:
+    """``records`` and a damaged JSON Lines log (``e.jsonl``): a game with a line
+    missing, a broken line after it naming the next game, a line of no game, a game
+    with a line missing and a line naming another game. A
+    worker finds the games of the others' shares without reading them, but where a
+    game ends in such a log depends on what its lines say (``importers.skipping``)."""
+    lines = list(write_jsonl(
+        (f"e{k}", g) for k, g in enumerate(simulate_games(12, "standard", 4, 11, "random"))
+    ))
+    starts = [k for k, line in enumerate(lines) if '"game-started"' in line]
+    lines.insert(starts[4], '{"type":"cards-revealed","game":"e4","seq":2,\n')
+    del lines[starts[3] + 2]  # game e3 loses a line: spoilt
+    lines[starts[8] + 3] = lines[starts[8] + 3].replace('"game":"e8",', "")
+    # game e6 spoilt too, and a later line of it names another game: a game of its own
+    lines[starts[6] + 5] = lines[starts[6] + 5].replace('"game":"e6"', '"game":"elsewhere"')
+    del lines[starts[6] + 2]
+    (records / "e.jsonl").write_text("".join(lines), "utf-8")
+    return records
+
+
 def _import(records: Path, db: Path, n: int) -> tuple[int, str, str]:
     return _run("import", "--db", str(db), "--jobs", str(n), str(records))
 
@@ -77,14 +98,14 @@ def _said(db: Path) -> dict[str, object]:
 
 
 def test_one_job_or_several_store_the_same(
-    records: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    damaged: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(adding, "utc_now", lambda: "2026-01-01T00:00:00+00:00")
     monkeypatch.setattr(jobs, "CHUNK", 4)  # many chunks, each worker several
     said = {}
     for n in (1, 2, 3):
         db = tmp_path / f"jobs{n}.db"
-        code, out, err = _import(records, db, n)
+        code, out, err = _import(damaged, db, n)
         said[n] = (code, out, err, _said(db))
         assert check_store(db).ok
     code, _, err, _ = said[1]
@@ -93,6 +114,7 @@ def test_one_job_or_several_store_the_same(
     assert err.count("c.gbn: not UTF-8 text; read as") == 1
     assert "c.gbn:2:1: round 1: Dee is still in the game but plays no card" in err
     assert "a.gbn game 26" in err
+    assert "e.jsonl:" in err  # its damaged games, said
     assert said[2] == said[1]
     assert said[3] == said[1]
     assert json.loads(said[1][3]["stats"])  # type: ignore[arg-type]
@@ -196,12 +218,12 @@ def test_a_kill_mid_import_with_workers_leaves_no_half_game(tmp_path: Path) -> N
 
 @pytest.mark.parametrize("as_json", [[], ["--json"]])
 def test_validate_says_the_same_whatever_the_jobs(
-    records: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, as_json: list[str]
+    damaged: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, as_json: list[str]
 ) -> None:
     monkeypatch.setattr(workers, "CHUNK", 3)  # validate's workers (it loads no store)
     missing = str(tmp_path / "none.gbn")
     said = [
-        _run("validate", "--jobs", str(n), *as_json, str(records), missing) for n in (1, 2, 3)
+        _run("validate", "--jobs", str(n), *as_json, str(damaged), missing) for n in (1, 2, 3)
     ]
     assert said[0][0] == 2  # a path that is not there
     assert "none.gbn: no such file or folder" in said[0][2]

@@ -1,0 +1,145 @@
+"""A reader told to skip games (an import's worker, reading only its share) finds the
+same games as one reading them all, gives the games it is asked for whole and the
+same, and reads no event of a game it skips unless the log's damage makes it."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from getbit_events.events import (
+    CardChosen,
+    CardsRevealed,
+    Event,
+    GameStarted,
+    SharkCardPlayed,
+    SourcePos,
+)
+from getbit_events.simulate import simulate_game
+from importers import iter_file
+from importers import jsonl as jsonl_reader
+from importers.jsonl import iter_jsonl, write_jsonl
+from importers.skipping import Skipped
+
+_REVEALS = (GameStarted, CardChosen, CardsRevealed, SharkCardPlayed)
+
+
+def _games(count: int, reveals_only: bool) -> list[str]:
+    """The log lines of ``count`` small simulated games."""
+    games = []
+    for k in range(count):
+        events = simulate_game("standard" if k % 2 else "shark", 4 + k % 2, k, "random")
+        if reveals_only:
+            events = [e for e in events if isinstance(e, _REVEALS)]
+        games.append((f"g{k}", events))
+    return list(write_jsonl(games))
+
+
+_DAMAGE = st.sampled_from([
+    "drop", "twice", "garbage", "other game", "no game", "not an object", "blank", "swap",
+])
+
+
+@st.composite
+def _logs(draw: st.DrawFn) -> bytes:
+    """A log of a few games, its lines damaged here and there."""
+    lines = _games(draw(st.integers(1, 5)), draw(st.booleans()))
+    for _ in range(draw(st.integers(0, 8))):
+        if not lines:
+            break
+        at = draw(st.integers(0, len(lines) - 1))
+        damage = draw(_DAMAGE)
+        if damage == "drop":
+            del lines[at]
+        elif damage == "twice":
+            lines.insert(at, lines[at])
+        elif damage == "garbage":
+            lines[at] = lines[at][: len(lines[at]) // 2] + "\n"  # cut: not JSON
+        elif damage in ("other game", "no game"):
+            try:
+                data = json.loads(lines[at])
+            except ValueError:  # damaged already
+                continue
+            if not isinstance(data, dict) or "game" not in data:
+                continue
+            if damage == "no game":
+                del data["game"]
+            else:
+                data["game"] = "elsewhere"
+            lines[at] = json.dumps(data) + "\n"
+        elif damage == "not an object":
+            lines[at] = "[1, 2]\n"
+        elif damage == "blank":
+            lines.insert(at, "\n")
+        elif at + 1 < len(lines):
+            lines[at], lines[at + 1] = lines[at + 1], lines[at]
+    return "".join(lines).encode()
+
+
+@settings(max_examples=200, deadline=None)
+@given(_logs(), st.sets(st.integers(1, 8)))
+def test_a_reader_skipping_games_finds_the_same_games_and_reads_the_rest_the_same(
+    data: bytes, skipped: set[int]
+) -> None:
+    whole = list(iter_jsonl(io.BytesIO(data), "log.jsonl"))
+    some = list(iter_jsonl(io.BytesIO(data), "log.jsonl", skip=skipped.__contains__))
+    assert len(some) == len(whole)
+    for k, (game, read) in enumerate(zip(whole, some, strict=True), 1):
+        assert game.index == k
+        if isinstance(read, Skipped):
+            assert k in skipped
+            assert (read.source, read.index, read.pos) == (game.source, game.index, game.pos)
+        else:  # asked for, or read because the damage made it needed
+            assert read == game
+
+
+def test_a_clean_log_s_skipped_games_are_not_read_into_events(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    data = "".join(_games(4, reveals_only=True)).encode()
+    read: list[str] = []
+    real = jsonl_reader.event_from_wire
+
+    def counted(fields: Mapping[str, Any], pos: SourcePos | None = None) -> Event:
+        read.append(fields["game"])
+        return real(fields, pos)
+
+    monkeypatch.setattr(jsonl_reader, "event_from_wire", counted)
+    games = list(iter_jsonl(io.BytesIO(data), "log.jsonl", skip=lambda k: k != 3))
+    assert [type(g).__name__ for g in games] == ["Skipped", "Skipped", "RecordedGame", "Skipped"]
+    assert set(read) == {"g2"}  # the third game's lines only
+
+
+def test_a_file_s_skipped_games_have_no_text_and_the_rest_theirs(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    lines = _games(3, reveals_only=False)
+    path.write_text("".join(lines), encoding="utf-8")
+    whole = list(iter_file(path))
+    some = list(iter_file(path, skip=lambda k: k == 2))
+    assert isinstance(some[1], Skipped)
+    assert [some[0], some[2]] == [whole[0], whole[2]]
+    assert [some[0].text, some[2].text] == [whole[0].text, whole[2].text]
+    assert whole[2].text.decode().startswith('{"type":"game-started"')
+
+
+def test_a_skipped_game_is_read_where_a_broken_line_after_it_depends_on_it() -> None:
+    # the first game is spoilt (a line missing), so a broken line after its last one,
+    # naming the second game, is the first game's: only its errors say so, so the
+    # skipped game is read
+    lines = _games(2, reveals_only=True)
+    first = sum(1 for line in lines if '"game":"g0"' in line)
+    del lines[2]
+    lines.insert(first - 1, '{"type":"cards-revealed","game":"g1","seq":2,\n')
+    data = "".join(lines).encode()
+    whole = list(iter_jsonl(io.BytesIO(data), "log.jsonl"))
+    some = list(iter_jsonl(io.BytesIO(data), "log.jsonl", skip=lambda k: k == 1))
+    assert len(some) == len(whole) == 2
+    assert some[0] == whole[0]  # read after all: where it ends depended on it
+    assert some[1] == whole[1]
