@@ -181,6 +181,10 @@ class _Game:
         self.last_round: Any = None
 
     def add(self, seq: int, round_: Any, made: _Shape) -> None:
+        self.put(seq, round_, self.element(made))
+
+    def element(self, made: _Shape) -> str:
+        """The element of an event of shape ``made``, its kind and strings added as needed."""
         kinds = self.kinds
         marker = kinds.get(made.kind)
         if marker is None:
@@ -197,13 +201,17 @@ class _Game:
             else:
                 text = scalar(value)
                 parts.append(text.replace("%", "%%") if "%" in text else text)
+        return "[" + ",".join(parts) + "]"
+
+    def put(self, seq: int, round_: Any, element: str) -> None:
+        """An event's element, in its run."""
         run = self.run
         if run and (round_ != self.last_round or seq != self.last_seq + 1):
             self.runs.append((self.start, self.last_round, "[" + ",".join(run) + "]"))
             run.clear()
         if not run:
             self.start = seq
-        run.append("[" + ",".join(parts) + "]")
+        run.append(element)
         self.last_seq = seq
         self.last_round = round_
 
@@ -240,10 +248,18 @@ class Shapes:
         """A game's events encoded (seq 1 first), ``payloads`` their payload texts; some
         are shaped from their fields (``_FAST``), the rest from their texts."""
         game = _Game()
+        # an event the same as one before in the game (the same payload: a swimmer
+        # choosing the same card again, moving to the front again) is the same element
+        elements: dict[tuple[str, str], str] = {}
         for index, event in enumerate(events):
-            how = _FAST.get(type(event))
-            made = how(event) if how is not None else None
-            if made is None:
-                made = self._shape(event.TYPE, event.VERSION, payloads[index])
-            game.add(index + 1, event.round, made)
+            payload = payloads[index]
+            key = (event.TYPE, payload)
+            element = elements.get(key)
+            if element is None:
+                how = _FAST.get(type(event))
+                made = how(event) if how is not None else None
+                if made is None:
+                    made = self._shape(event.TYPE, event.VERSION, payload)
+                element = elements[key] = game.element(made)
+            game.put(index + 1, event.round, element)
         return game.done()

@@ -9,7 +9,7 @@ from typing import Any
 
 import attrs
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from strategies import simulated_games
 
@@ -381,3 +381,72 @@ def test_a_broken_store_path_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     assert [d.split(":")[0] for d in _store_path_differences(_class_examples())] == [
         "cards-revealed"
     ]
+
+
+_ODD = st.one_of(
+    st.booleans(), st.none(), st.booleans(), st.integers(-3, 10**20), st.floats(allow_nan=False),
+    st.text(max_size=3), st.just("x" * 1001), st.just([]), st.just({}), st.just(("Ann", 2)),
+)
+
+
+@st.composite
+def _reveal_fields(draw: st.DrawFn) -> dict[str, Any]:
+    """The fields of a ``cards-revealed`` as a log may give them: a plain one, and
+    then a change or two that may make it odd or wrong."""
+    names = draw(st.lists(st.sampled_from(["Ann", "Bob", "Zoë", ""]), max_size=6))
+    cards: list[Any] = [[name, draw(st.one_of(st.none(), st.integers(0, 6)))] for name in names]
+    data: dict[str, Any] = {"round": draw(st.integers(0, 60)), "cards": cards}
+    if draw(st.booleans()):
+        data["number"] = draw(st.one_of(st.none(), st.integers(0, 60)))
+    if draw(st.booleans()):
+        data["pos"] = draw(st.sampled_from([None, SourcePos("log.jsonl", 3, 1)]))
+    for _ in range(draw(st.integers(0, 2))):
+        change = draw(st.sampled_from(
+            ["name", "card", "name", "card", "name", "card", "pair", "pair length", "round",
+             "cards", "number", "pos", "extra", "missing"]
+        ))
+        if change in ("name", "card", "pair", "pair length") and cards:
+            at = draw(st.integers(0, len(cards) - 1))
+            if change == "pair":
+                cards[at] = draw(_ODD)
+            elif change == "pair length":
+                cards[at] = [*cards[at], 1] if draw(st.booleans()) else cards[at][:1]
+            elif isinstance(cards[at], list) and len(cards[at]) == 2:
+                cards[at][change == "card"] = draw(_ODD)
+        elif change in ("round", "cards", "number"):
+            data[change] = draw(_ODD)
+        elif change == "pos":
+            data["pos"] = {"line": 3}
+        elif change == "extra":
+            data[draw(st.sampled_from(["who", "card", "v"]))] = 1
+        elif change == "missing":
+            data.pop(draw(st.sampled_from(["round", "cards"])), None)
+    return data
+
+
+@settings(max_examples=400, deadline=None)
+@given(_reveal_fields())
+@example({"round": 1, "cards": [["Ann", True]]})  # a flag is not a number
+@example({"round": 1, "cards": [["x" * 1001, 2]]})  # a name past MAX_TEXT
+@example({"round": 1, "cards": [], "who": "Ann"})  # a field a reveal has not
+@example({"round": 1, "cards": [("Ann", 2)]})  # a pair that is no JSON list
+def test_a_plain_reveal_is_read_as_the_converter_reads_it(data: dict[str, Any]) -> None:
+    fast = wire.plain_reveal(dict(data))
+    try:
+        slow: Any = wire.converter.structure(dict(data), CardsRevealed)
+    except Exception:  # the converter refuses it: so must the fast path
+        slow = None
+    if fast is not None:
+        assert fast == slow
+        assert type(fast.cards) is tuple
+        assert all(type(pair) is tuple for pair in fast.cards)
+
+
+def test_the_reveals_of_a_log_take_the_plain_way() -> None:
+    game = simulate_game("shark", 5, 3, "sensible")
+    lines = [event_to_wire(e, "g1", n) for n, e in enumerate(game, 1)]
+    reveals = [json.loads(json.dumps(line)) for line in lines if line["type"] == "cards-revealed"]
+    assert reveals
+    for line in reveals:
+        fields = {k: v for k, v in line.items() if k not in ("type", "v", "game", "seq")}
+        assert wire.plain_reveal(fields) == event_from_wire(line)
