@@ -5,7 +5,9 @@
 Simulates N five-swimmer games (``getbit simulate``, the sensible bot, in two
 halves side by side) to one file (``--log``: a JSON Lines log of N distinct
 games made cheaply from 200 simulated ones, ``bench/store.py``'s ``write_log``,
-the choices and reveals only, as for issue 15's million), then, for each number of jobs, times
+the choices and reveals only, as for issue 15's million; ``--log --format gbn``:
+N distinct five-swimmer games of the sensible bot as GBN, made from 200 as
+``getbit simulate`` writes them, ``write_archive``), then, for each number of jobs, times
 ``getbit import --jobs J`` of it into a new store, and says: games per second,
 the store's bytes per byte of the records, the peak memory (the largest
 process, and all of the import's processes together, sampled every 0.2 s: their
@@ -107,14 +109,20 @@ def simulate(n: int, fmt: str, path: Path) -> float:
     return time.perf_counter() - t0
 
 
-def write_log(path: Path, n: int) -> None:
-    """``bench/store.py``'s log of ``n`` distinct games, from 200 simulated ones."""
+def write_log(path: Path, n: int, fmt: str = "jsonl") -> None:
+    """``n`` distinct games made from 200 simulated ones: ``bench/store.py``'s log of
+    them (its mix of set-ups), or with ``fmt`` gbn its GBN archive of five-swimmer
+    games of the sensible bot, the games ``simulate`` makes (``write_archive``)."""
     here = Path(__file__).with_name("store.py")
     spec = importlib.util.spec_from_file_location("bench_store", here)
     assert spec is not None
     assert spec.loader is not None
     bench_store = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench_store)
+    if fmt == "gbn":
+        games = [bench_store.simulate_game("standard", 5, k, "sensible") for k in range(200)]
+        bench_store.write_archive(path, n, games)
+        return
     templates = [
         bench_store.simulate_game(*bench_store.SETUPS[k % len(bench_store.SETUPS)], seed=k,
                                   bot="sensible")
@@ -130,7 +138,8 @@ def main() -> None:
     parser.add_argument("--jobs", default="1,2", help="the numbers of jobs, comma-separated")
     parser.add_argument("--keep", type=Path, help="a folder to keep the records and stores in")
     parser.add_argument("--log", action="store_true",
-                        help="a JSON Lines log made from templates (write_log), not simulated")
+                        help="games made from templates (write_log), not simulated: a JSON "
+                        "Lines log, or with --format gbn the same games as GBN")
     args = parser.parse_args()
     if not GETBIT.exists():
         raise SystemExit(f"no getbit next to {sys.executable}")
@@ -138,10 +147,10 @@ def main() -> None:
     folder.mkdir(parents=True, exist_ok=True)
     records = folder / f"sim-{args.games}.{args.format}"
     if args.log:
-        records = folder / f"log-{args.games}.jsonl"
+        records = folder / f"log-{args.games}.{args.format}"
         if not records.exists():
             t0 = time.perf_counter()
-            write_log(records, args.games)
+            write_log(records, args.games, args.format)
             print(f"wrote a log of {args.games:,} games in {time.perf_counter() - t0:.0f}s")
     if not records.exists():
         seconds = simulate(args.games, args.format, records)

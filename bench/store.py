@@ -54,6 +54,8 @@ SOURCE = {} if importlib.util.find_spec("getbit_events") else {"PYTHONPATH": str
 if SOURCE:
     sys.path.insert(0, str(ROOT))
 
+import attrs  # noqa: E402
+
 from getbit_events.events import CardsRevealed, Event, GameStarted, SharkCardPlayed  # noqa: E402
 from getbit_events.reducer import fold  # noqa: E402
 from getbit_events.simulate import SETUPS, simulate_game  # noqa: E402
@@ -221,6 +223,20 @@ def write_log(path: Path, n: int, templates: list[list[Event]]) -> None:
             f.write(json.dumps(first, separators=(",", ":")) + "\n")
             for line in template[1:]:
                 f.write(line.replace('"game":"g"', f'"game":"g{k}"', 1))
+
+
+def write_archive(path: Path, n: int, templates: list[list[Event]]) -> None:
+    """``n`` distinct games as GBN, each template game as ``getbit simulate`` writes it
+    (every outcome stated), with its own Table tag."""
+    texts = []
+    for events in templates:
+        setup = events[0]
+        assert isinstance(setup, GameStarted)
+        marked = [attrs.evolve(setup, tags=(("Table", "\0"),)), *events[1:]]
+        texts.append(write_gbn([marked]))
+    with path.open("w", encoding="utf-8") as f:
+        for k in range(n):
+            f.write(texts[k % len(texts)].replace("\0", str(k), 1) + "\n")
 
 
 def peak_import(path: Path, db: Path) -> tuple[int, int, float]:

@@ -169,8 +169,8 @@ def iter_file(
     is kept as the file's bytes, whatever its encoding.
 
     ``skip(k)`` True: the file's k-th game is found but left unread, a ``Skipped``
-    in its place (``importers.skipping``; JSON Lines logs in UTF-8, where reading a
-    game is most of the work: any other file is read whole).
+    in its place (``importers.skipping``; GBN and JSON Lines: a CSV file is read
+    whole).
     """
     path = Path(path)
     fmt = detect(path) if fmt == "auto" else fmt
@@ -182,9 +182,9 @@ def iter_file(
         from importers.gbn_lex import open_record
 
         if chosen.utf8:
-            return _with_text(iter_gbn_file(path, source), path)
+            return _with_text(iter_gbn_file(path, source, skip), path)
         stream, name = open_record(path, source)
-        return _with_text(iter_gbn_stream(recoded(stream, chosen), name), path)
+        return _with_text(iter_gbn_stream(recoded(stream, chosen), name, skip), path)
     if fmt == "jsonl":
         from importers.jsonl import iter_jsonl, iter_jsonl_file
 
@@ -193,7 +193,8 @@ def iter_file(
         from importers.gbn_lex import open_record
 
         stream, name = open_record(path, source)
-        return _with_text(_closing(iter_jsonl(recoded(stream, chosen), name), stream), path)
+        games = iter_jsonl(recoded(stream, chosen), name, skip)
+        return _with_text(_closing(games, stream), path)
     from importers.csv_rounds import iter_csv_stream
     from importers.gbn_lex import open_record
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from getbit_events.events import SourcePos
 from getbit_events.limits import MAX_ROUNDS, MAX_TEXT
@@ -46,6 +46,7 @@ from importers.gbn_lex import (
 )
 from importers.gbn_write import outcome_text, write_gbn
 from importers.reading import GameErrors, Held
+from importers.skipping import Skip, Skipped
 
 __all__ = [
     "iter_gbn",
@@ -90,26 +91,34 @@ def _long_name(name: str) -> str:
     return f"a name of {len(name)} characters ({short(name)}); at most {MAX_TEXT}"
 
 
-def iter_gbn_file(path: str | Path, source: str | None = None) -> Iterator[RecordedGame]:
+def iter_gbn_file(
+    path: str | Path, source: str | None = None, skip: Skip = None
+) -> Iterator[RecordedGame | Skipped]:
     """The games of a GBN file one at a time, read line by line: memory holds one game
-    (InputError at once when the file cannot be opened)."""
+    (InputError at once when the file cannot be opened). A game ``skip`` names is
+    found, not read: a ``Skipped`` in its place (``importers.skipping``)."""
     stream, name = open_record(path, source)
-    return _file_games(stream, name)
+    return _file_games(stream, name, skip)
 
 
-def iter_gbn_stream(stream: IO[bytes], source: str) -> Iterator[RecordedGame]:
-    """The games of a binary stream of GBN, read line by line; the stream is closed after."""
-    return _file_games(stream, source)
+def iter_gbn_stream(
+    stream: IO[bytes], source: str, skip: Skip = None
+) -> Iterator[RecordedGame | Skipped]:
+    """The games of a binary stream of GBN, read line by line; the stream is closed
+    after (``skip``: ``iter_gbn_file``'s)."""
+    return _file_games(stream, source, skip)
 
 
-def _file_games(stream: IO[bytes], source: str) -> Iterator[RecordedGame]:
+def _file_games(
+    stream: IO[bytes], source: str, skip: Skip
+) -> Iterator[RecordedGame | Skipped]:
     with stream:
-        yield from _Reader(source).games(file_lines(stream))
+        yield from _Reader(source, skip=skip).games(file_lines(stream))
 
 
 def read_gbn_file(path: str | Path, source: str | None = None) -> list[RecordedGame]:
     """Every game of a GBN file (InputError when it cannot be opened)."""
-    return list(iter_gbn_file(path, source))
+    return list(cast(Iterator[RecordedGame], iter_gbn_file(path, source)))  # none skipped
 
 
 def read_gbn(text: str, source: str = "<text>", *, fast: bool = True) -> list[RecordedGame]:
@@ -123,7 +132,8 @@ def read_gbn(text: str, source: str = "<text>", *, fast: bool = True) -> list[Re
 
 def iter_gbn(text: str, source: str = "<text>", *, fast: bool = True) -> Iterator[RecordedGame]:
     """The games of ``text`` one at a time, each as soon as it is read (``fast``: read_gbn)."""
-    return _Reader(source, fast).games(text_lines(text))
+    # no game skipped: only RecordedGame
+    return cast(Iterator[RecordedGame], _Reader(source, fast).games(text_lines(text)))
 
 
 def _items(text: str, sep: str, offset: int) -> Iterator[tuple[str, int]]:
@@ -226,9 +236,10 @@ class _Reader:
     is held (its error only) until that round line or tag says which game it is in.
     """
 
-    def __init__(self, source: str, fast: bool = True) -> None:
+    def __init__(self, source: str, fast: bool = True, skip: Skip = None) -> None:
         self.source = source
         self.fast = fast  # a line of write_gbn's shape taken whole (_PLAIN_ROUND)
+        self.skip = skip
         self.index = 0
         self.held = Held()  # lines after a game's rounds whose game is not known yet
         self._reset(None)
@@ -240,10 +251,15 @@ class _Reader:
         self.errors = GameErrors()
         self.round_lines = 0  # round lines read, those past MAX_ROUNDS too
         self.last = 0  # the number the last round line gives (0: none readable)
+        # a game to skip: its lines are told apart (where it ends depends on them), its
+        # rounds not read; its tags are, as a tag given twice begins another game
+        self.lazy = self.skip is not None and self.skip(self.index + 1)
 
-    def _game(self) -> RecordedGame:
+    def _game(self) -> RecordedGame | Skipped:
         assert self.start is not None
         self.index += 1
+        if self.lazy:
+            return Skipped(self.source, self.index, self.start)
         return RecordedGame(
             self.source,
             self.index,
@@ -253,7 +269,7 @@ class _Reader:
             self.errors.final(),
         )
 
-    def _next_games(self, line: int, indent: int) -> list[RecordedGame]:
+    def _next_games(self, line: int, indent: int) -> list[RecordedGame | Skipped]:
         """The game read so far; a new one begins at ``line``. Held lines begin it too,
         or, when none holds a letter or a digit (a damaged blank line between two
         games), they are a game of their own, so that neither neighbour takes them."""
@@ -267,7 +283,7 @@ class _Reader:
         self.errors.take(held.release())
         return games
 
-    def games(self, lines: Iterable[Line]) -> Iterator[RecordedGame]:
+    def games(self, lines: Iterable[Line]) -> Iterator[RecordedGame | Skipped]:
         blank = False  # a blank line since the last line read
         for number, line, fault in lines:
             body = line.lstrip()
@@ -387,6 +403,8 @@ class _Reader:
             return
         if written > 0:
             self.last = written
+        if self.lazy:
+            return
         index = len(self.rounds) + 1
         if plain is not None:  # as write_gbn writes it: the pairs now, the rest when asked
             play_text, outcome_text = plain.group(2, 3)

@@ -25,6 +25,7 @@ from getbit_events.events import (
 from getbit_events.simulate import simulate_game
 from importers import iter_file
 from importers import jsonl as jsonl_reader
+from importers.gbn import iter_gbn_stream, write_gbn
 from importers.jsonl import iter_jsonl, write_jsonl
 from importers.skipping import Skipped
 
@@ -143,3 +144,75 @@ def test_a_skipped_game_is_read_where_a_broken_line_after_it_depends_on_it() -> 
     assert len(some) == len(whole) == 2
     assert some[0] == whole[0]  # read after all: where it ends depended on it
     assert some[1] == whole[1]
+
+
+_GBN_DAMAGE = st.sampled_from([
+    "drop", "twice", "garbage", "blank", "no blank", "renumber", "tag twice", "swap", "comment",
+])
+
+
+@st.composite
+def _gbn_records(draw: st.DrawFn) -> bytes:
+    """A GBN file of a few games, its lines damaged here and there."""
+    games = [
+        simulate_game("standard" if k % 2 else "shark", 4 + k % 2, k, "random")
+        for k in range(draw(st.integers(1, 5)))
+    ]
+    lines = write_gbn(games, outcomes=draw(st.booleans())).splitlines(keepends=True)
+    for _ in range(draw(st.integers(0, 8))):
+        if not lines:
+            break
+        at = draw(st.integers(0, len(lines) - 1))
+        damage = draw(_GBN_DAMAGE)
+        if damage == "drop":
+            del lines[at]
+        elif damage == "twice":
+            lines.insert(at, lines[at])
+        elif damage == "garbage":
+            lines[at] = draw(st.sampled_from(["%%%\n", "[Line\n", "x. Ann 1\n", "1 Ann\n"]))
+        elif damage == "blank":
+            lines.insert(at, "\n")
+        elif damage == "no blank" and lines[at] == "\n":
+            del lines[at]
+        elif damage == "renumber" and lines[at][:1].isdigit():
+            lines[at] = str(draw(st.integers(0, 40))) + lines[at].lstrip("0123456789")
+        elif damage == "tag twice" and lines[at].startswith("["):
+            lines.insert(at + draw(st.integers(0, 3)), lines[at])
+        elif damage == "comment":
+            lines.insert(at, "# a note\n")
+        elif damage == "swap" and at + 1 < len(lines):
+            lines[at], lines[at + 1] = lines[at + 1], lines[at]
+    return "".join(lines).encode()
+
+
+@settings(max_examples=200, deadline=None)
+@given(_gbn_records(), st.sets(st.integers(1, 10)))
+def test_a_gbn_reader_skipping_games_finds_the_same_games_and_reads_the_rest_the_same(
+    data: bytes, skipped: set[int]
+) -> None:
+    whole = list(iter_gbn_stream(io.BytesIO(data), "club.gbn"))
+    some = list(iter_gbn_stream(io.BytesIO(data), "club.gbn", skip=skipped.__contains__))
+    assert len(some) == len(whole)
+    for k, (game, read) in enumerate(zip(whole, some, strict=True), 1):
+        assert game.index == k
+        if isinstance(read, Skipped):
+            assert k in skipped
+            assert (read.source, read.index, read.pos) == (game.source, game.index, game.pos)
+        else:
+            assert k not in skipped
+            assert read == game
+
+
+def test_a_skipped_gbn_game_still_says_where_it_ends_by_its_round_numbers() -> None:
+    # the second game's tags are lost to a damaged line: its round 1, after the first
+    # game's last round, begins another game, which only the round numbers tell
+    games = [simulate_game("standard", 4, k, "random") for k in range(2)]
+    first, second = (write_gbn([g]) for g in games)
+    rounds = second[second.index("\n1. ") + 1:]
+    data = (first + "%%%\n" + rounds).encode()
+    whole = list(iter_gbn_stream(io.BytesIO(data), "club.gbn"))
+    some = list(iter_gbn_stream(io.BytesIO(data), "club.gbn", skip={1}.__contains__))
+    assert len(whole) == len(some) == 3  # the damaged line is a game of its own
+    assert isinstance(some[0], Skipped)
+    assert some[1:] == whole[1:]
+    assert whole[2].rounds
