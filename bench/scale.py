@@ -134,13 +134,16 @@ def write_log(path: Path, n: int, fmt: str = "jsonl") -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
-    parser.add_argument("--format", default="gbn", choices=("gbn", "jsonl"))
+    parser.add_argument("--format", choices=("gbn", "jsonl"),
+                        help="simulated: gbn (the default) or jsonl; --log: jsonl (the default) "
+                        "or gbn")
     parser.add_argument("--jobs", default="1,2", help="the numbers of jobs, comma-separated")
     parser.add_argument("--keep", type=Path, help="a folder to keep the records and stores in")
     parser.add_argument("--log", action="store_true",
                         help="games made from templates (write_log), not simulated: a JSON "
                         "Lines log, or with --format gbn the same games as GBN")
     args = parser.parse_args()
+    args.format = args.format or ("jsonl" if args.log else "gbn")
     if not GETBIT.exists():
         raise SystemExit(f"no getbit next to {sys.executable}")
     folder = args.keep or Path(tempfile.mkdtemp(prefix="getbit-scale-"))
