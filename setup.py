@@ -47,6 +47,8 @@ COMPILED = [
     "biteme/validate.py",
     "importers/bmn.py",
     "importers/payload_text.py",
+    "importers/jsonl.py",
+    "importers/jsonl_lines.py",
     "store/encoding.py",
     "store/readmodel.py",
 ]

@@ -7,7 +7,8 @@
     (``chess.pgn.read_game``), in moves per second. The records state every
     outcome (``write_gbn``'s default), so the validator checks those too; two
     more lines show the same run when each game's events are also made (as
-    ``getbit import`` does) and on records with only the cards;
+    ``getbit import`` does), on records with only the cards, and on a JSON Lines
+    log of the same games' choices and reveals (as ``bench/scale.py --log``);
 (b) ``replay`` of the validated event streams (the trusted fold, a frozen
     state per event), against (c) a bare loop folding the same events, as plain
     dicts, into a mutable dict state; both in events per second.
@@ -44,13 +45,19 @@ import attrs  # noqa: E402
 
 from biteme.simulate import simulate_bite  # noqa: E402
 from biteme.validate import validate_bite  # noqa: E402
-from getbit_events.events import CardsRevealed, Event  # noqa: E402
+from getbit_events.events import (  # noqa: E402
+    CardsRevealed,
+    Event,
+    GameStarted,
+    SharkCardPlayed,
+)
 from getbit_events.reducer import replay  # noqa: E402
 from getbit_events.simulate import SETUPS, simulate_game  # noqa: E402
 from getbit_events.validate import validate_game  # noqa: E402
 from importers.bmn import iter_bmn  # noqa: E402
 from importers.bmn_write import write_bmn  # noqa: E402
 from importers.gbn import iter_gbn, read_gbn, write_gbn  # noqa: E402
+from importers.jsonl import iter_jsonl, write_jsonl  # noqa: E402
 
 PGN_DIR = ROOT.parent / "shared" / "pgn"
 
@@ -217,6 +224,19 @@ def main() -> None:
         return sum(1 for game in iter_gbn(cards_only, "bench.gbn") if validate_game(game).readable)
 
     t_a_cards, _ = best(validate_cards_only, args.repeat)
+    # the same games as a JSON Lines log of their choices and reveals (bench/scale.py --log)
+    reveals = (GameStarted, CardsRevealed, SharkCardPlayed)
+    log = "".join(write_jsonl(
+        (f"g{k}", [e for e in game if isinstance(e, reveals)]) for k, game in enumerate(games)
+    )).encode()
+
+    def validate_log() -> int:
+        return sum(
+            validate_game(game).valid
+            for game in iter_jsonl(io.BytesIO(log), "bench.jsonl")
+        )
+
+    t_a_log, _ = best(validate_log, args.repeat)
     streams = [list(validate_game(g).events) for g in read_gbn(text, "bench.gbn")]
     n_events = sum(len(s) for s in streams)
 
@@ -253,6 +273,10 @@ def main() -> None:
     print(
         f"    ... cards only:     {plays / t_a_cards:12,.0f} card plays/s  ({t_a_cards:.3f} s)"
         f"  = {plays / t_a_cards / d:.2f}x (d)"
+    )
+    print(
+        f"    ... a JSON Lines log: {plays / t_a_log:10,.0f} card plays/s  ({t_a_log:.3f} s)"
+        f"  = {plays / t_a_log / d:.2f}x (d)   (its choices and reveals)"
     )
     print(f"(d) python-chess PGN:  {d:12,.0f} moves/s       ({moves} moves, {t_d:.3f} s)")
     print(
