@@ -44,6 +44,7 @@ def spark() -> Iterator[Any]:
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.driver.host", "127.0.0.1")  # not the machine's address: it may refuse
         .getOrCreate()
     )
     session.sparkContext.setLogLevel("ERROR")
