@@ -16,7 +16,7 @@ from operator import itemgetter
 
 from getbit_events.errors import InputError
 from store import readmodel
-from store.schema import DROPPED, GAME, live
+from store.schema import DROPPED, GAME, TAG_DATE, live
 from store.stored import (
     GAME_NAMES,
     GENESIS,
@@ -220,12 +220,21 @@ def lookalikes(
     if not any(name in given for name in _NAMING):
         return ()
     found = []
-    rows = conn.execute(
-        f"SELECT id, tags FROM games WHERE swimmers = ? AND id != ? AND {live('id')} "
-        f"AND {GAME} = (SELECT {GAME} FROM games WHERE id = ?) ORDER BY rowid",
-        (swimmers, game_id, game_id),
+    among = (
+        f"FROM games WHERE swimmers = ? AND id != ? AND {live('id')} "
+        f"AND {GAME} = (SELECT {GAME} FROM games WHERE id = ?)"
     )
-    for other_id, text in rows:
+    date = given.get("Date")
+    if date is None:
+        rows = conn.execute(f"SELECT rowid, id, tags {among} ORDER BY rowid",
+                            (swimmers, game_id, game_id))
+    else:  # the games of the line with this Date or none (index m008_line_date)
+        rows = conn.execute(
+            f"SELECT rowid, id, tags {among} AND {TAG_DATE} = ? "
+            f"UNION ALL SELECT rowid, id, tags {among} AND {TAG_DATE} IS NULL ORDER BY 1",
+            (swimmers, game_id, game_id, date, swimmers, game_id, game_id),
+        )
+    for _, other_id, text in rows:
         other = json.loads(text)
         shared = [name for name in given if name in other]
         if any(name in shared for name in _NAMING) and all(

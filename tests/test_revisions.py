@@ -24,7 +24,7 @@ from importers.gbn import read_gbn, write_gbn
 from reports.sources import row_tuples
 from reports.stats import report_from_tuples
 from reports.totals import store_report
-from store import GameStore, check_store
+from store import GameStore, check_store, schema
 
 #: what these test is plain Python in both builds (none of setup.py's COMPILED is their
 #: subject): the compiled build's pass of .ci/run leaves them to the plain pass
@@ -377,6 +377,35 @@ def test_no_hint_for_a_record_that_names_another_game(
     assert code == 0
     assert "looks like a revision" not in err
     assert json.loads(out)["revisions"] == []
+
+
+def test_a_stored_game_without_a_date_is_still_hinted_by_its_event(
+    runner: CliRunner, db: Path, tmp_path: Path
+) -> None:
+    undated = _record().replace('[Date "2026-11-20"]\n', "")
+    old = _import(runner, db, _file(tmp_path, "undated.gbn", undated))
+    _, out, _ = _run(runner, "import", str(_file(tmp_path, "dated.gbn", _record(annotator="Bob"))),
+                     "--db", str(db), "--json")
+    assert json.loads(out)["revisions"][0]["revision_of"] == [old]
+
+
+def test_the_hint_finds_a_dated_game_through_the_index_of_lines_and_dates(db: Path) -> None:
+    # not by reading the tags of every stored game of the line: an archive of many dated
+    # games of the same players imported in time growing with the square of their number
+    with GameStore(db) as store:
+        plan = store.db.execute(
+            "EXPLAIN QUERY PLAN SELECT id FROM games WHERE swimmers = ? "
+            f"AND {schema.TAG_DATE} = ?", ("[]", "2026-11-20")
+        ).fetchall()
+    assert "games_line_date" in " ".join(str(row) for row in plan)
+    calls: list[str] = []
+    with GameStore(db) as store:
+        store.db.conn.set_trace_callback(calls.append)
+        with store.batch():
+            store.add(validate_game(read_gbn(_record(), "club.gbn")[0]))
+    looked = [c for c in calls if "swimmers = " in c]
+    assert looked
+    assert all(schema.TAG_DATE in c for c in looked)
 
 
 def test_no_hint_for_a_superseded_game(
