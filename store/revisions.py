@@ -220,9 +220,9 @@ def lookalikes(
     if not any(name in given for name in _NAMING):
         return ()
     found = []
-    among = (
+    among = (  # ``+``: the games of the line are found by its index, not by the game's
         f"FROM games WHERE swimmers = ? AND id != ? AND {live('id')} "
-        f"AND {GAME} = (SELECT {GAME} FROM games WHERE id = ?)"
+        f"AND +{GAME} = (SELECT {GAME} FROM games WHERE id = ?)"
     )
     date = given.get("Date")
     if date is None:
