@@ -67,7 +67,7 @@ from getbit_events.simulate import BOTS, simulate_games
 from getbit_events.validate import GameReport, validate_game
 from importers import find_files
 from importers.reading import date_warnings
-from importers.skipping import Skip, Skipped, outside
+from importers.skipping import Positions, Skip, Skipped
 
 __all__ = ["ELSEWHERE", "app", "commands", "main"]
 
@@ -452,32 +452,29 @@ def _items(
     the reader can, ``importers.skipping``)."""
 
     def items(share: Callable[[int], bool] | None) -> Iterator[_Item]:
-        at = 0  # the position of the next item
+        positions = Positions(share)
         for k, (_, path) in enumerate(files):
-            yield k
-            at += 1
+            yield positions.given(k)
             try:
                 if not path.exists():  # said, and the other paths are still read
                     raise InputError(f"{path}: no such file or folder")
                 # the games read before a file turns out unreadable still count
                 notes: list[str] = []
-                first = [0]
-                games = _games(path, fmt, encoding, notes, outside(share, first))
-                first[0] = at + len(notes)  # the notes (said on opening it) come first
-                yield from notes
-                at += len(notes)
+                games = _games(path, fmt, encoding, notes, positions.skip())
+                for note in notes:  # said on opening it: before its games
+                    yield positions.given(note)
+                positions.games_begin()
                 for game in games:
-                    if isinstance(game, Skipped) and share is not None and share(at):
-                        raise RuntimeError(f"game {game.index} of {path} skipped in its share")
-                    at += 1
-                    yield game if isinstance(game, Skipped) else (game, tuple(notes))
+                    yield positions.given(
+                        game if isinstance(game, Skipped) else (game, tuple(notes))
+                    )
             except InputError as exc:
-                at += 1
-                yield exc
+                yield positions.given(exc)
             except Exception as exc:  # a reader's bug: the rest of this file is lost
-                at += 1
                 debug = os.environ.get("GETBIT_DEBUG") == "1"
-                yield _Bug(str(path), bug_line(exc), traceback.format_exc() if debug else "")
+                yield positions.given(
+                    _Bug(str(path), bug_line(exc), traceback.format_exc() if debug else "")
+                )
 
     return items
 

@@ -7,12 +7,15 @@ a ``Skipped`` in its place."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 import attrs
 
 from getbit_events.events import SourcePos
 
-__all__ = ["Skip", "Skipped", "outside"]
+__all__ = ["Positions", "Skip", "Skipped"]
+
+_T = TypeVar("_T")
 
 #: Which games of a file to leave unread: ``skip(k)`` is True for its k-th game
 #: (from 1). None: read every game.
@@ -28,10 +31,31 @@ class Skipped:
     pos: SourcePos
 
 
-def outside(share: Callable[[int], bool] | None, first: list[int]) -> Skip:
-    """The games of a file outside a worker's ``share`` (True for the positions of the
-    items it works on), the file's first game at position ``first[0]``: a ``skip``
-    for its reader (None when there is no share: one process reads every game)."""
-    if share is None:
-        return None
-    return lambda k: not share(first[0] + k - 1)
+class Positions:
+    """Where a worker is among the items it goes through (``in_order``'s positions,
+    counted as each is given), and which games of each file lie outside its
+    ``share`` (True for the positions it works on; None: one process does all)."""
+
+    def __init__(self, share: Callable[[int], bool] | None) -> None:
+        self.share = share
+        self.at = 0  # the position of the next item
+        self.first = 0  # the position of the first game of the file being read
+
+    def skip(self) -> Skip:
+        """A ``skip`` for the next file's reader: its games outside the share, the
+        first of them at the position ``games_begin`` marks."""
+        share = self.share
+        if share is None:
+            return None
+        return lambda k: not share(self.first + k - 1)
+
+    def games_begin(self) -> None:
+        """The file's games come next (after what was said on opening it)."""
+        self.first = self.at
+
+    def given(self, item: _T) -> _T:
+        """``item``, the next one given; a game skipped in the share is a bug."""
+        if isinstance(item, Skipped) and self.share is not None and self.share(self.at):
+            raise RuntimeError(f"game {item.index} of {item.source} skipped in its share")
+        self.at += 1
+        return item

@@ -27,7 +27,7 @@ from getbit_events.errors import GetbitError, InputError
 from getbit_events.record import RecordedGame
 from getbit_events.validate import GameReport, validate_game
 from importers.reading import date_warnings
-from importers.skipping import Skipped, outside
+from importers.skipping import Positions, Skipped
 from importers.workers import AHEAD, Share, bug, default_jobs, in_order
 from importers.workers import CHUNK as WORKER_CHUNK
 from store.adding import NewGame, prepare
@@ -179,31 +179,24 @@ def files_items(
     def items(share: Share | None) -> Iterator[Item]:
         from importers import iter_records
 
-        at = [0]  # the position of the next item
+        positions = Positions(share)
         for path in paths:
             line = 1
             try:
                 notes: list[str] = []
-                first = [0]
                 games = iter_records(
-                    path, fmt, encoding=encoding, say=notes.append, skip=outside(share, first)
+                    path, fmt, encoding=encoding, say=notes.append, skip=positions.skip()
                 )
-                first[0] = at[0] + len(notes)  # the notes (said on opening it) come first
-                for note in notes:
-                    yield Note(note)
-                    at[0] += 1
+                for note in notes:  # said on opening it: before its games
+                    yield positions.given(Note(note))
+                positions.games_begin()
                 for record in games:
                     line = record.pos.line
-                    if isinstance(record, Skipped) and share is not None and share(at[0]):
-                        raise RuntimeError(f"game {record.index} of {path} skipped in its share")
-                    at[0] += 1
-                    yield record
+                    yield positions.given(record)
             except InputError as exc:
-                at[0] += 1
-                yield exc
+                yield positions.given(exc)
             except Exception as exc:  # a reader's bug: the rest of this file is left out
-                at[0] += 1
-                yield GameFailure(str(path), line, None, bug(exc), True)
+                yield positions.given(GameFailure(str(path), line, None, bug(exc), True))
 
     return items
 
