@@ -63,7 +63,7 @@ class LineFold:
     handlers (``moved``, ``devour``), every other event passed by.
 
     No other handler of the board touches the line, so its ``line`` after each
-    event is the ``Fold``'s (``tests/test_reducer.py`` holds that on random games);
+    event is the ``Fold``'s (``tests/test_properties.py`` holds that on random games);
     a reader that needs only the line (the read model's survivors, front and
     back) is spared folding the hands, tables and limbs."""
 
