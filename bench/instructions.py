@@ -21,13 +21,14 @@ the one measured; it says which build it ran.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import re
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from sibling import sibling
 
 PASSES = 2
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
@@ -60,12 +61,7 @@ def _count(gbn: Path, passes: int, events: bool) -> int:
 
 def _simulated(n: int, path: Path) -> None:
     """``bench/validate.py``'s ``n`` games (its ``make_games``), written as GBN to ``path``."""
-    here = Path(__file__).with_name("validate.py")
-    spec = importlib.util.spec_from_file_location("bench_validate", here)
-    assert spec is not None
-    assert spec.loader is not None
-    bench_validate = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench_validate)
+    bench_validate = sibling("validate")
     path.write_text(bench_validate.write_gbn(bench_validate.make_games(n)), encoding="utf-8")
 
 

@@ -23,7 +23,6 @@ from next to it. The extrapolation to a million games is linear in N.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import resource
 import shutil
@@ -33,6 +32,8 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+
+from sibling import sibling
 
 GETBIT = Path(sys.executable).with_name("getbit")
 
@@ -113,12 +114,7 @@ def write_log(path: Path, n: int, fmt: str = "jsonl") -> None:
     """``n`` distinct games made from 200 simulated ones: ``bench/store.py``'s log of
     them (its mix of set-ups), or with ``fmt`` gbn its GBN archive of five-swimmer
     games of the sensible bot, the games ``simulate`` makes (``write_archive``)."""
-    here = Path(__file__).with_name("store.py")
-    spec = importlib.util.spec_from_file_location("bench_store", here)
-    assert spec is not None
-    assert spec.loader is not None
-    bench_store = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench_store)
+    bench_store = sibling("store")
     if fmt == "gbn":
         games = [bench_store.simulate_game("standard", 5, k, "sensible") for k in range(200)]
         bench_store.write_archive(path, n, games)
