@@ -99,10 +99,17 @@ class _Checker:
             chained = set(CHAIN_COLUMNS) <= columns
             last = GENESIS
             previous: str | None = None
+            twice = self._twice()
             for row in self._rows(chained, GAME in columns):
                 self.games += 1
                 game_id = str(row["id"])
                 problems = self._game(game_id, row)
+                if row["hash"] in twice:
+                    first = twice[row["hash"]]
+                    if first is None:
+                        twice[row["hash"]] = game_id
+                    else:
+                        problems.append(f"it is game {first} stored again (the same hash)")
                 if chained:
                     problems[:0] = self._link(row, last, previous)
                     last = row["chain"] if isinstance(row["chain"], str) else last
@@ -124,6 +131,12 @@ class _Checker:
         finally:
             conn.execute("COMMIT")
         return CheckResult(self.games, self.events, tuple(self.damage), tuple(self.notes))
+
+    def _twice(self) -> dict[Any, str | None]:
+        """The hashes more than one games row holds (the writer stores a game once, by
+        its id: ``m009_no_hash_index``), each to be mapped to the first game of it."""
+        found = self.conn.execute("SELECT hash FROM games GROUP BY hash HAVING COUNT(*) > 1")
+        return {digest: None for (digest,) in found}
 
     def _rows(self, chained: bool, games: bool) -> Iterator[dict[str, Any]]:
         """Every games row as a dict (``game``: Get Bit!'s in a store from before

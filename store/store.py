@@ -281,14 +281,12 @@ class GameStore:
         """Insert the game's row, chained to ``prev``: its id, rowid and chain value;
         or, for a game already stored, what adding it did."""
         game_id = new.digest[:ID_LENGTH]
-        try:  # the unique id and hash find a game already stored
+        try:  # the unique id finds a game stored under it: this one, or one starting the same
             seq, chain = self._insert(conn, prev, (game_id, new.digest, *new.row), new.game)
         except sqlite3.IntegrityError:
-            known = conn.execute("SELECT id FROM games WHERE hash = ?", (new.digest,))
-            found = known.fetchone()
-            if found is not None:
-                return AddResult(found[0], False, new.status)
-            game_id = self._free_id(new.digest)  # another game's hash starts the same
+            game_id, known = self._own_id(new.digest)
+            if known:
+                return AddResult(game_id, False, new.status)
             seq, chain = self._insert(conn, prev, (game_id, new.digest, *new.row), new.game)
         if conn.execute(self._orphans, (game_id,)).fetchone() is not None:
             raise StoreError(
@@ -371,13 +369,17 @@ class GameStore:
             "INSERT OR REPLACE INTO meta (key, value) VALUES ('chain', ?)", (chain_head(*head),)
         )
 
-    def _free_id(self, digest: str) -> str:
+    def _own_id(self, digest: str) -> tuple[str, bool]:
+        """The id of the game of hash ``digest`` and whether it is stored already: the
+        first of its hash's starts (``ID_LENGTH`` digits, then 4 more at a time)
+        that is free or holds this hash (the index of ids serves for both, m009)."""
         length = ID_LENGTH
         while True:
             game_id = digest[:length]
-            taken = self._conn.execute("SELECT 1 FROM games WHERE id = ?", (game_id,))
-            if taken.fetchone() is None:
-                return game_id
+            held = self._conn.execute("SELECT hash FROM games WHERE id = ?", (game_id,))
+            found = held.fetchone()
+            if found is None or found[0] == digest:
+                return game_id, found is not None
             length += 4  # another game's hash starts the same: take more of ours
 
     def rebuild(self, on_game: Callable[[], None] | None = None) -> RebuildResult:

@@ -207,7 +207,7 @@ def test_reopening_applies_no_migration_twice(tmp_path: Path) -> None:
         applied = [m.name for m in MIGRATIONS.applied(s.db)]
         assert applied == [
             "m001_core_tables", "m002_read_model", "m003_defences", "m004_history", "m005_sources",
-            "m006_compact", "m007_game", "m008_line_date",
+            "m006_compact", "m007_game", "m008_line_date", "m009_no_hash_index",
         ]
         assert s.count() == 1
 
@@ -331,6 +331,8 @@ def test_two_games_whose_hashes_start_alike_get_distinct_ids(
     assert b.game_id.startswith("abcdefabcdef")
     assert len(b.game_id) == 16
     assert store.add(first) == attrs.evolve(a, stored=False)
+    assert store.add(second) == attrs.evolve(b, stored=False)  # found under its longer id
+    assert store.count() == 2
 
 
 # -- batches ---------------------------------------------------------------------

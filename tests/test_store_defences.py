@@ -219,11 +219,6 @@ REWRITES = {
         "tags, variant, swimmers, status, 'Nobody', rounds, events, violations, imported_at, "
         "prev, chain FROM games"
     ),
-    "games same hash, new id": (
-        f"REPLACE INTO games ({_COLUMNS}) SELECT 'x' || id, hash, source, source_line, "
-        "source_game, tags, variant, swimmers, status, 'Nobody', rounds, events, violations, "
-        "imported_at, prev, chain FROM games"
-    ),
     "games same rowid": (
         "INSERT OR REPLACE INTO games (rowid, id, hash, status, imported_at) "
         "SELECT rowid, 'x', 'y', 'valid', 'now' FROM games"
@@ -440,6 +435,24 @@ TAMPERING: dict[str, tuple[Callable[[Path, list[str]], None], int | None, str]] 
         None, "the totals in player_totals do not match",
     ),
 }
+
+
+def test_check_finds_a_game_stored_again_under_a_longer_id(
+    stored: tuple[Path, list[str]]
+) -> None:
+    # no index holds the hashes unique (m009): the writer stores a game once, by its id;
+    # a row added by another program with a game's hash under a longer start of it
+    # is an addition, not a rewrite (the guards let it in), and check names it
+    path, ids = stored
+    _tamper(path, (
+        f"INSERT INTO games ({_COLUMNS}) SELECT substr(hash, 1, 16), hash, source, "
+        "source_line, source_game, tags, variant, swimmers, status, winner, rounds, events, "
+        "violations, imported_at, prev, chain FROM games WHERE id = ?", (ids[1],)))
+    result = check_store(path)
+    again = [d for d in result.damage if d.game is not None and d.game.startswith(ids[1])
+             and d.game != ids[1]]
+    assert any(f"it is game {ids[1]} stored again" in d.problem for d in again), result.damage
+    assert not any(d.game == ids[1] for d in result.damage)  # the first is the game itself
 
 
 def test_check_finds_nothing_in_an_intact_store(stored: tuple[Path, list[str]]) -> None:

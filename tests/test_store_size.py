@@ -124,6 +124,10 @@ def test_a_store_written_before_migrates_and_says_the_same(tmp_path: Path) -> No
         kinds = {r[0]: r[1] for r in store.db.execute("SELECT name, type FROM sqlite_master")}
         assert kinds["events"] == "view"
         assert kinds["event_runs"] == "table"
+        assert "idx_games_hash" not in kinds  # m009: the index of ids finds a game stored
+        (guard,) = store.db.execute(
+            "SELECT sql FROM sqlite_master WHERE name = 'games_no_replace'").fetchone()
+        assert "hash" not in guard
     said = _said(db, ids, played)
     for name, text in said.items():
         golden = (OLD / f"main.{name}").read_text("utf-8")
