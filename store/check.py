@@ -28,8 +28,10 @@ from store.schema import (
     HISTORY_COLUMNS,
     HISTORY_GUARDS,
     LEGACY_GUARDS,
+    ROW_SLOTS,
     SOURCES_GUARDS,
     live,
+    read_model_signature,
 )
 from store.store import GameStore
 from store.stored import (
@@ -76,6 +78,7 @@ class _Checker:
         self.notes: list[str] = []
         self.games = self.events = 0
         self.kinds: eventlog.Kinds | None = None  # None: events in a table (a store from before)
+        self.ranged = False  # whether the read model keeps a game's rows by its rowids
 
     def run(self) -> CheckResult:
         conn = self.conn
@@ -95,6 +98,8 @@ class _Checker:
                 self.damage.append(Damage(None, f"table{'s' * (len(gone) != 1)} "
                                           f"{', '.join(gone)} missing"))
                 return CheckResult(0, 0, tuple(self.damage))
+            signature = conn.execute("SELECT value FROM meta WHERE key = 'read_model'").fetchone()
+            self.ranged = signature is not None and signature[0] == read_model_signature()
             columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
             chained = set(CHAIN_COLUMNS) <= columns
             last = GENESIS
@@ -144,6 +149,7 @@ class _Checker:
         names = (*GAME_COLUMNS, *CHAIN_COLUMNS) if chained else GAME_COLUMNS
         if games:
             names = (*names, GAME)
+        names = (*names, "rowid")
         cursor = self.conn.execute(f"SELECT {', '.join(names)} FROM games ORDER BY rowid")
         for values in cursor:
             row = dict(zip(names, values, strict=True))
@@ -252,7 +258,7 @@ class _Checker:
             problems.extend(self._fold(game_id, events, expected, row, tags, len(violations)))
         else:
             expected.update(status="invalid", winner=None, rounds=0, variant=None)
-            problems.extend(self._read_model(game_id, []))
+            problems.extend(self._read_model(row, []))
         changed = [k for k, v in expected.items() if row[k] != v]
         if changed:
             problems.append(
@@ -288,7 +294,7 @@ class _Checker:
         problems = []
         if tags != dict(setup.tags) or _json(row["swimmers"], list) != list(setup.line):
             problems.append("its games row does not match its events (tags, swimmers)")
-        problems.extend(self._read_model(game_id, rows))
+        problems.extend(self._read_model(row, rows))
         return problems
 
     def _bite(
@@ -309,13 +315,21 @@ class _Checker:
         if tags != found.pop("tags") or _json(row["swimmers"], list) != found.pop("swimmers"):
             problems.append("its games row does not match its events (tags, swimmers)")
         expected.update(found)
-        problems.extend(self._read_model(game_id, []))
+        problems.extend(self._read_model(row, []))
         return problems
 
-    def _read_model(self, game_id: str, rows: list[tuple[Any, ...]]) -> list[str]:
-        found = self.conn.execute(
-            f"SELECT * FROM {readmodel.TABLE} WHERE game_id = ? ORDER BY rowid", (game_id,)
-        ).fetchall()
+    def _read_model(self, row: dict[str, Any], rows: list[tuple[Any, ...]]) -> list[str]:
+        if self.ranged:  # a game's rows are in its range of rowids (schema.row_ids)
+            first = row["rowid"] * ROW_SLOTS
+            found = self.conn.execute(
+                f"SELECT * FROM {readmodel.TABLE} WHERE rowid BETWEEN ? AND ? ORDER BY rowid",
+                (first, first + ROW_SLOTS - 1),
+            ).fetchall()
+        else:  # a read model from before (made again on opening): keyed by game id
+            found = self.conn.execute(
+                f"SELECT * FROM {readmodel.TABLE} WHERE game_id = ? ORDER BY rowid",
+                (row["id"],),
+            ).fetchall()
         if found != rows:
             said = f"its read-model rows ({readmodel.TABLE}) do not match its events"
             return [f"{said} (getbit rebuild makes them again)"]

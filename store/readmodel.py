@@ -2,9 +2,10 @@
 
 This module is the contract between the store and the reports. It is pure: no
 SQL, no files. The store creates a table ``game_swimmers`` whose columns are
-``COLUMNS`` (in order, with those SQLite types, primary key ``KEY``) and fills it
-with ``row_tuples(game_id, events, status, tags)`` in the same transaction as the
-game's events, so the table can always be rebuilt from the events. When
+``COLUMNS`` (in order, with those SQLite types; one row per ``game_id`` and
+``swimmer``) and fills it with ``row_tuples(game_id, events, status, tags)`` in the
+same transaction as the game's events, so the table can always be rebuilt from
+the events. When
 ``VERSION`` changes the store rebuilds the table.
 
 Reading it back
@@ -102,7 +103,6 @@ from importers.reading import iso_date
 
 __all__ = [
     "COLUMNS",
-    "KEY",
     "PLAYER_COUNTS",
     "ROLES",
     "SHARK_COUNTS",
@@ -124,10 +124,10 @@ __all__ = [
     "rows",
 ]
 
-#: Bump when a column is added or a count changes meaning: the store rebuilds the table.
-VERSION = 2
+#: Bump when a column is added, a count changes meaning or the rows are kept otherwise
+#: (3: in their game's range of rowids, ``schema.row_ids``): the store rebuilds the table.
+VERSION = 3
 TABLE = "game_swimmers"
-KEY: tuple[str, str] = ("game_id", "swimmer")
 ROLES: tuple[str, ...] = ("swimmer", "automaton", "shark")
 STATUSES: tuple[str, ...] = ("valid", "invalid", "unfinished")
 VALUES: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7)

@@ -10,6 +10,7 @@ from typing import Any
 from getbit_events.events import Event
 from store import readmodel
 from store.rows import why
+from store.schema import row_ids
 from store.stored import Damage, RebuildResult
 from store.totals import add_tally
 
@@ -47,7 +48,7 @@ def rebuild_read_model(
             continue
         if game and game_id not in dropped:  # the history leaves it out
             tally.add(game, seq)
-        batch.extend(game)
+        batch.extend(row_ids(seq, game))
         games += 1
         events += len(stream)
         if on_game is not None:

@@ -41,6 +41,7 @@ from store.schema import (
     quote,
     read_model_signature,
     rewrite_guard,
+    row_ids,
 )
 from store.stored import (
     BITE_ME,
@@ -136,9 +137,9 @@ class GameStore:
             "VALUES (?, ?, ?, ?, ?, ?, ?)"
         )
         self._orphans = "SELECT 1 FROM event_games WHERE game_id = ?"
-        self._insert_row = (
-            f"INSERT INTO {readmodel.TABLE} ({', '.join(quote(c) for c in cols)}) "
-            f"VALUES ({', '.join('?' for _ in cols)})"
+        self._insert_row = (  # rowid first (schema.row_ids)
+            f"INSERT INTO {readmodel.TABLE} (rowid, {', '.join(quote(c) for c in cols)}) "
+            f"VALUES (?, {', '.join('?' for _ in cols)})"
         )
 
     def _meta(self, key: str) -> str | None:
@@ -270,7 +271,7 @@ class GameStore:
             batch.games.append((seq, game_id, strings))
             batch.runs.extend((seq, *r) for r in runs)
             if rows:
-                batch.rows.extend(rows)
+                batch.rows.extend(row_ids(seq, rows))
                 batch.tally.add(rows, seq)
             batch.head = head
         return AddResult(game_id, True, new.status, like)
@@ -309,7 +310,7 @@ class GameStore:
     def _count(self, conn: sqlite3.Connection, rows: list[tuple[Any, ...]], seq: int) -> None:
         """Write one game's read-model rows and add them to the totals."""
         if rows:
-            conn.executemany(self._insert_row, rows)
+            conn.executemany(self._insert_row, row_ids(seq, rows))
             tally = readmodel.Tally()
             tally.add(rows, seq)
             add_tally(conn, tally)

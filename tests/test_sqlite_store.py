@@ -316,6 +316,35 @@ def test_a_kill_mid_import_leaves_no_half_game(tmp_path: Path) -> None:
         assert next(rows)["n"] == stored
 
 
+def test_a_games_read_model_rows_are_kept_in_its_range_of_rowids(tmp_path: Path) -> None:
+    from store.schema import ROW_SLOTS
+
+    path = tmp_path / "games.db"
+    with GameStore(path) as store:
+        with store.batch():
+            for report in _reports(_sim(3, "shark", 5)):  # five swimmers and the Shark
+                store.add(report)
+        store.add(_reports(_sim(1, seed=9))[0])  # a game alone, not in a batch
+        games = store.db.execute("SELECT rowid, id FROM games ORDER BY rowid").fetchall()
+        rows = store.db.execute(
+            f"SELECT rowid, game_id FROM {readmodel.TABLE} ORDER BY rowid").fetchall()
+        indexed = [r[0] for r in store.db.execute(
+            "SELECT i.name FROM sqlite_master m, pragma_index_info(m.name) i "
+            "WHERE m.type = 'index' AND m.tbl_name = ?", (readmodel.TABLE,))]
+    counts = [6, 6, 6, 5]  # five swimmers and the Shark; five swimmers
+    assert rows == [(number * ROW_SLOTS + k, game_id)
+                    for (number, game_id), n in zip(games, counts, strict=True)
+                    for k in range(n)]
+    assert indexed == ["player_key"]  # no index of game ids, each a random page
+    conn = sqlite3.connect(path)  # a row moved out of its game's range
+    conn.execute(f"UPDATE {readmodel.TABLE} SET rowid = rowid + 1000 WHERE rowid = ?",
+                 (games[1][0] * ROW_SLOTS,))
+    conn.commit()
+    conn.close()
+    damage = check_store(path).damage
+    assert any(d.game == games[1][1] and "read-model rows" in d.problem for d in damage), damage
+
+
 def test_two_games_whose_hashes_start_alike_get_distinct_ids(
     store: GameStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -320,7 +320,8 @@ def test_an_older_store_is_chained_when_it_is_opened(tmp_path: Path) -> None:
         for report in _reports(_sim(3) + "\n" + INVALID):
             store.add(report)
         tables = {t: store.db.execute(f"SELECT * FROM {t}").fetchall()
-                  for t in ("games", "events", "violations", readmodel.TABLE, *readmodel.TOTALS)}
+                  for t in ("games", "events", "violations", *readmodel.TOTALS)}
+        swimmers = store.db.execute(f"SELECT rowid, * FROM {readmodel.TABLE}").fetchall()
         chains = [r[0] for r in store.db.execute("SELECT chain FROM games ORDER BY rowid")]
     old = tmp_path / "old.db"
     db = sqlite_utils.Database(old)
@@ -331,6 +332,9 @@ def test_an_older_store_is_chained_when_it_is_opened(tmp_path: Path) -> None:
         width = 14 if table == "games" else len(rows[0])
         marks = ", ".join("?" * width)
         db.conn.executemany(f"INSERT INTO {table} VALUES ({marks})", [r[:width] for r in rows])
+    marks = ", ".join("?" * len(readmodel.COLUMNS))  # each in its game's range of rowids
+    db.conn.executemany(f"INSERT INTO {readmodel.TABLE} (rowid, {', '.join(readmodel.COLUMNS)}) "
+                        f"VALUES (?, {marks})", swimmers)
     db.conn.commit()
     db.close()
     before = check_store(old)
