@@ -1,6 +1,7 @@
 """Importing a large archive, end to end: ``getbit import`` as a whole process.
 
     python bench/scale.py --games N [--format gbn|jsonl] [--log] [--jobs 1,2] [--keep DIR]
+                          [--more M [--reuse]]
 
 Simulates N five-swimmer games (``getbit simulate``, the sensible bot, in two
 halves side by side) to one file (``--log``: a JSON Lines log of N distinct
@@ -18,6 +19,11 @@ about the CPU time for one job, the larger of the writer's and half the whole
 for two), and the time of ``getbit stats`` on the result. Run it with the interpreter of
 the build to measure (the compiled one: ``pip install .``); ``getbit`` is taken
 from next to it. The extrapolation to a million games is linear in N.
+
+``--more M`` then times importing M more simulated games into that store and into
+an empty one, in turn: the ratio is what a store of N games costs each new game
+(its indexes grown past SQLite's cache). ``--reuse`` takes a store kept in
+``--keep`` by an earlier run instead of importing the N games again.
 """
 
 from __future__ import annotations
@@ -90,10 +96,10 @@ def run(
     return seconds, cpu, peaks[0], peaks[1], peaks[2], out
 
 
-def simulate(n: int, fmt: str, path: Path) -> float:
+def simulate(n: int, fmt: str, path: Path, seeds: tuple[int, int] = (1, 2)) -> float:
     t0 = time.perf_counter()
     half = n // 2
-    parts = [(half, 1, path.with_suffix(".a")), (n - half, 2, path.with_suffix(".b"))]
+    parts = [(half, seeds[0], path.with_suffix(".a")), (n - half, seeds[1], path.with_suffix(".b"))]
     procs = [
         subprocess.Popen([str(GETBIT), "simulate", "--swimmers", "5", "--games", str(k),
                           "--seed", str(seed), "--format", fmt, "-o", str(part)])
@@ -127,6 +133,18 @@ def write_log(path: Path, n: int, fmt: str = "jsonl") -> None:
     bench_store.write_log(path, n, templates)
 
 
+def _more(db: Path, more: Path, jobs: int, env: dict[str, str]) -> None:
+    """Time importing ``more`` into the store ``db`` and into an empty one, in turn."""
+    empty = db.with_name(f"empty-jobs{jobs}.db")
+    for leftover in (empty, Path(f"{empty}-wal"), Path(f"{empty}-shm")):
+        leftover.unlink(missing_ok=True)
+    into_it = run([str(GETBIT), "import", "--db", str(db), "--jobs", str(jobs), str(more)], env)
+    alone = run([str(GETBIT), "import", "--db", str(empty), "--jobs", str(jobs), str(more)], env)
+    print(f"  {more.name} into it: {into_it[0]:6.1f}s (CPU {into_it[1]:.1f}s); into an empty "
+          f"store: {alone[0]:6.1f}s (CPU {alone[1]:.1f}s); ratio {into_it[0] / alone[0]:.2f} "
+          f"[{into_it[5].strip()}]", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000)
@@ -138,6 +156,12 @@ def main() -> None:
     parser.add_argument("--log", action="store_true",
                         help="games made from templates (write_log), not simulated: a JSON "
                         "Lines log, or with --format gbn the same games as GBN")
+    parser.add_argument("--more", type=int, default=0, metavar="M",
+                        help="then import M more simulated games of GBN into the store, and "
+                        "into an empty one: what the store's size costs a game (a ratio)")
+    parser.add_argument("--reuse", action="store_true",
+                        help="take the store an earlier run kept in --keep as it is (with "
+                        "--more): no import of the N games")
     args = parser.parse_args()
     args.format = args.format or ("jsonl" if args.log else "gbn")
     if not GETBIT.exists():
@@ -157,8 +181,16 @@ def main() -> None:
     size = records.stat().st_size
     print(f"{args.games:,} games, {size / 1e6:.1f} MB of {records.suffix[1:]}; getbit {GETBIT}")
     env = {**os.environ, "GETBIT_DEBUG": "1"}
+    more = folder / f"more-{args.more}.gbn"
+    if args.more and not more.exists():  # seeds of their own: none is one of the N
+        simulate(args.more, "gbn", more, seeds=(3, 4))
     for jobs in (int(j) for j in args.jobs.split(",")):
         db = folder / f"store-{args.games}-jobs{jobs}.db"
+        if args.reuse:
+            if not db.exists():
+                raise SystemExit(f"--reuse: no store {db}")
+            _more(db, more, jobs, env)
+            continue
         for leftover in (db, Path(f"{db}-wal"), Path(f"{db}-shm")):
             leftover.unlink(missing_ok=True)
         seconds, cpu, own, total, pss, out = run(
@@ -175,6 +207,8 @@ def main() -> None:
         seconds, cpu, own, _, _, _ = run([str(GETBIT), "stats", "--db", str(db)], env)
         print(f"  stats on it: {seconds:6.1f}s (CPU {cpu:.1f}s)  peak {own / 1024:5.0f} MiB",
               flush=True)
+        if args.more:
+            _more(db, more, jobs, env)
     if args.keep is None:
         shutil.rmtree(folder)
 
