@@ -498,6 +498,9 @@ class Standings:
     def __init__(self, players: Mapping[str, Sequence[Any]] | None = None) -> None:
         self.model = PlackettLuce()
         self.players: dict[str, list[Any]] = {k: list(v) for k, v in (players or {}).items()}
+        # each player's rating as openskill gave it back last (its mu and sigma are the
+        # player's in ``players``), handed to it again for the next game
+        self.ratings: dict[str, Any] = {}
 
     def add(self, result: Sequence[tuple[str, int, int]], dated: bool, order: str,
             game_id: str) -> None:
@@ -517,15 +520,18 @@ class Standings:
         if len(result) < 2:
             return
         model = self.model
+        ratings = self.ratings
         teams = []
         for key, _, _ in result:
-            p = players[key]
-            if p[0] is None:
-                teams.append([model.rating(name=key)])
-            else:
-                teams.append([model.rating(mu=p[0], sigma=p[1], name=key)])
+            rating = ratings.get(key)
+            if rating is None:  # the player's first game here: from its stored mu and sigma
+                p = players[key]
+                rating = (model.rating(name=key) if p[0] is None
+                          else model.rating(mu=p[0], sigma=p[1], name=key))
+            teams.append([rating])
         rated = model.rate(teams, ranks=[float(rank) for _, rank, _ in result])
         for (key, _, _), [new] in zip(result, rated, strict=True):
             p = players[key]
             p[0], p[1] = new.mu, new.sigma
             p[2] += 1
+            ratings[key] = new
