@@ -448,10 +448,12 @@ def test_check_finds_a_game_stored_again_under_a_longer_id(
     # a row added by another program with a game's hash under a longer start of it
     # is an addition, not a rewrite (the guards let it in), and check names it
     path, ids = stored
-    _tamper(path, (
+    again_sql = (
         f"INSERT INTO games ({_COLUMNS}) SELECT substr(hash, 1, 16), hash, source, "
         "source_line, source_game, tags, variant, swimmers, status, winner, rounds, events, "
-        "violations, imported_at, prev, chain FROM games WHERE id = ?", (ids[1],)))
+        "violations, imported_at, prev, chain FROM games WHERE id = ?"
+    )
+    _tamper(path, (again_sql, (ids[1],)))
     result = check_store(path)
     again = [d for d in result.damage if d.game is not None and d.game.startswith(ids[1])
              and d.game != ids[1]]
