@@ -163,6 +163,8 @@ def main() -> None:
                         help="take the store an earlier run kept in --keep as it is (with "
                         "--more): no import of the N games")
     args = parser.parse_args()
+    if args.reuse and not args.more:
+        parser.error("--reuse times only the --more import: give --more M")
     args.format = args.format or ("jsonl" if args.log else "gbn")
     if not GETBIT.exists():
         raise SystemExit(f"no getbit next to {sys.executable}")
