@@ -5,8 +5,7 @@ SQL, no files. The store creates a table ``game_swimmers`` whose columns are
 ``COLUMNS`` (in order, with those SQLite types; one row per ``game_id`` and
 ``swimmer``) and fills it with ``row_tuples(game_id, events, status, tags)`` in the
 same transaction as the game's events, so the table can always be rebuilt from
-the events. When
-``VERSION`` changes the store rebuilds the table.
+the events. When ``VERSION`` changes the store rebuilds the table.
 
 Reading it back
 ---------------
