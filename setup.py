@@ -1,11 +1,12 @@
 """The build: pure Python, with the validator's hot modules compiled by mypyc where it can.
 
 Everything about the project is in pyproject.toml; this file only adds the
-compiled build. ``pip install .`` compiles the modules a validation spends its
-time in (``COMPILED``, see bench/validate.py) to C extensions with mypyc, which
-validates GBN about 1.7 times as fast. The Python source stays the one
-statement of the rules: the compiled modules are made from it at install and do
-exactly what it does (CI runs the tests against both builds).
+compiled build. ``pip install .`` compiles the modules a validation and an import
+spend their time in (``COMPILED``, see bench/validate.py and docs/architecture.md)
+to C extensions with mypyc, which validates GBN about 1.7 times as fast. The
+Python source stays the one statement of the rules: the compiled modules are
+made from it at install and do exactly what it does (CI runs the tests against
+both builds).
 
 The build stays pure Python, just slower, when:
 - the install is editable (``pip install -e .``), so an edited module takes
@@ -51,6 +52,10 @@ COMPILED = [
     "importers/jsonl_lines.py",
     "store/encoding.py",
     "store/readmodel.py",
+    "importers/wire.py",
+    "store/adding.py",
+    "store/stored.py",
+    "store/eventlog.py",
 ]
 
 

@@ -5,15 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, TypeVar, overload
-
-import attrs
+from typing import IO, overload
 
 from biteme.record import BiteRecord
 from getbit_events.errors import InputError
-from getbit_events.limits import MAX_LINE
 from getbit_events.record import RecordedGame
-from importers.reading import Encoding, read_in, recoded
+from importers.reading import Encoding, read_in, recoded, with_text
 from importers.skipping import Skip, Skipped
 
 __all__ = [
@@ -110,7 +107,7 @@ def iter_records(
     if (fmt in ("auto", "gbn") and is_bmn(path)) or (
         fmt in ("auto", "jsonl") and is_bite_jsonl(path)
     ):
-        return _with_text(iter_bite_file(path), path)
+        return with_text(iter_bite_file(path), path)
     return iter_file(path, fmt, encoding=encoding, say=say, skip=skip)
 
 
@@ -182,24 +179,24 @@ def iter_file(
         from importers.gbn_lex import open_record
 
         if chosen.utf8:
-            return _with_text(iter_gbn_file(path, source, skip), path)
+            return with_text(iter_gbn_file(path, source, skip), path)
         stream, name = open_record(path, source)
-        return _with_text(iter_gbn_stream(recoded(stream, chosen), name, skip), path)
+        return with_text(iter_gbn_stream(recoded(stream, chosen), name, skip), path)
     if fmt == "jsonl":
         from importers.jsonl import iter_jsonl, iter_jsonl_file
 
         if chosen.utf8:
-            return _with_text(iter_jsonl_file(path, source, skip), path)
+            return with_text(iter_jsonl_file(path, source, skip), path)
         from importers.gbn_lex import open_record
 
         stream, name = open_record(path, source)
         games = iter_jsonl(recoded(stream, chosen), name, skip)
-        return _with_text(_closing(games, stream), path)
+        return with_text(_closing(games, stream), path)
     from importers.csv_rounds import iter_csv_stream
     from importers.gbn_lex import open_record
 
     stream, name = open_record(path, source)
-    return _with_text(iter_csv_stream(recoded(stream, chosen), name), path)
+    return with_text(iter_csv_stream(recoded(stream, chosen), name), path)
 
 
 def _closing(
@@ -208,64 +205,6 @@ def _closing(
     """``games``, with ``stream`` closed when they are done."""
     with stream:
         yield from games
-
-
-#: A game whose text is longer is given none (its lines are skipped, not held): half a
-#: line's worth, more than a game of MAX_ROUNDS rounds needs.
-MAX_GAME_TEXT = MAX_LINE // 2
-
-
-_G = TypeVar("_G", RecordedGame, BiteRecord, RecordedGame | Skipped)
-
-
-def _with_text(games: Iterator[_G], path: Path) -> Iterator[_G]:
-    """``games`` with each one's text: its lines of the file, byte for byte, from its
-    first line (the file's first, for the first game) to the line before the next
-    game's. The file is read a second time, in step, so memory holds one game's text.
-    """
-    try:
-        f = open(path, "rb")  # noqa: SIM115 - closed below, when the games are done
-    except OSError:  # the reader has opened it: gone since; the games go without text
-        yield from games
-        return
-    with f:
-        at = 1  # the number of the next line f gives
-
-        def text_to(before: int | None, start: int, keep: bool) -> bytes | None:
-            """The lines from ``start`` up to ``before`` (the end of the file: None);
-            None without ``keep``."""
-            nonlocal at
-            kept: list[bytes] = []
-            size = 0
-            while before is None or at < before:
-                raw = f.readline(1 << 16)  # a longer line comes in pieces
-                if not raw:
-                    break
-                if at >= start and keep:
-                    size += len(raw)
-                    if size <= MAX_GAME_TEXT:
-                        kept.append(raw)
-                    else:  # too long to keep: none of it is held
-                        kept.clear()
-                if raw.endswith(b"\n"):
-                    at += 1
-            return b"".join(kept) if size <= MAX_GAME_TEXT and keep else None
-
-        def texted(game: _G, before: int | None, start: int) -> _G:
-            """``game`` with its text, the lines from ``start`` up to ``before`` (a game
-            left unread keeps none)."""
-            if isinstance(game, Skipped):
-                text_to(before, start, False)
-                return game
-            return attrs.evolve(game, text=text_to(before, start, True))
-
-        pending: tuple[_G, int] | None = None
-        for game in games:
-            if pending is not None:
-                yield texted(pending[0], game.pos.line, pending[1])
-            pending = (game, game.pos.line if pending is not None else 1)
-        if pending is not None:
-            yield texted(pending[0], None, pending[1])
 
 
 def read_file(

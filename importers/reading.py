@@ -1,6 +1,7 @@
 """What every record reader shares: a file's lines read in bounded memory, and the
 syntax errors of one game, capped, with those of lines held until it is known
-which game they are in (``docs/gbn.md``, how a damaged file is read).
+which game they are in (``docs/gbn.md``, how a damaged file is read), and each
+game's own text, read beside the reader (``with_text``).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import TracebackType
-from typing import IO, cast
+from typing import IO, TypeVar, cast
 
 import attrs
 
@@ -20,6 +21,7 @@ from getbit_events.events import SourcePos
 from getbit_events.findings import left_out
 from getbit_events.limits import MAX_LINE, MAX_VIOLATIONS
 from getbit_events.record import RecordedGame, Violation
+from importers.skipping import Skipped
 
 __all__ = [
     "DETECT_BYTES",
@@ -33,6 +35,7 @@ __all__ = [
     "raw_lines",
     "read_in",
     "recoded",
+    "with_text",
 ]
 
 _BOM = b"\xef\xbb\xbf"
@@ -344,3 +347,61 @@ def date_warnings(game: RecordedGame | BiteRecord) -> list[str]:
         for tag in game.tags
         if tag.name.casefold() == "date" and iso_date(tag.value) is None
     ]
+
+
+#: A game whose text is longer is given none (its lines are skipped, not held): half a
+#: line's worth, more than a game of MAX_ROUNDS rounds needs.
+MAX_GAME_TEXT = MAX_LINE // 2
+
+
+_G = TypeVar("_G", RecordedGame, BiteRecord, RecordedGame | Skipped)
+
+
+def with_text(games: Iterator[_G], path: Path) -> Iterator[_G]:
+    """``games`` with each one's text: its lines of the file, byte for byte, from its
+    first line (the file's first, for the first game) to the line before the next
+    game's. The file is read a second time, in step, so memory holds one game's text.
+    """
+    try:
+        f = open(path, "rb")  # noqa: SIM115 - closed below, when the games are done
+    except OSError:  # the reader has opened it: gone since; the games go without text
+        yield from games
+        return
+    with f:
+        at = 1  # the number of the next line f gives
+
+        def text_to(before: int | None, start: int, keep: bool) -> bytes | None:
+            """The lines from ``start`` up to ``before`` (the end of the file: None);
+            None without ``keep``."""
+            nonlocal at
+            kept: list[bytes] = []
+            size = 0
+            while before is None or at < before:
+                raw = f.readline(1 << 16)  # a longer line comes in pieces
+                if not raw:
+                    break
+                if at >= start and keep:
+                    size += len(raw)
+                    if size <= MAX_GAME_TEXT:
+                        kept.append(raw)
+                    else:  # too long to keep: none of it is held
+                        kept.clear()
+                if raw.endswith(b"\n"):
+                    at += 1
+            return b"".join(kept) if size <= MAX_GAME_TEXT and keep else None
+
+        def texted(game: _G, before: int | None, start: int) -> _G:
+            """``game`` with its text, the lines from ``start`` up to ``before`` (a game
+            left unread keeps none)."""
+            if isinstance(game, Skipped):
+                text_to(before, start, False)
+                return game
+            return attrs.evolve(game, text=text_to(before, start, True))
+
+        pending: tuple[_G, int] | None = None
+        for game in games:
+            if pending is not None:
+                yield texted(pending[0], game.pos.line, pending[1])
+            pending = (game, game.pos.line if pending is not None else 1)
+        if pending is not None:
+            yield texted(pending[0], None, pending[1])

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from getbit_events.simulate import simulate_game
 from getbit_events.validate import GameReport, validate_game
 from importers.gbn import read_gbn, write_gbn
@@ -28,6 +30,7 @@ class _Counting:
         return getattr(self._report, name)
 
 
+@pytest.mark.patched
 def test_prepare_asks_for_a_games_events_once() -> None:
     (record,) = read_gbn(write_gbn([simulate_game("shark", 4, seed=5, bot="sensible")]), "g.gbn")
     report = validate_game(record)

@@ -26,7 +26,6 @@ from store import GameStore, adding, check_store, jobs
 
 #: what these test is plain Python in both builds (none of setup.py's COMPILED is their
 #: subject): the compiled build's pass of .ci/run leaves them to the plain pass
-pytestmark = pytest.mark.layers
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -97,6 +96,7 @@ def _said(db: Path) -> dict[str, object]:
     }
 
 
+@pytest.mark.patched
 def test_one_job_or_several_store_the_same(
     damaged: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

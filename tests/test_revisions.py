@@ -28,7 +28,6 @@ from store import GameStore, check_store, schema
 
 #: what these test is plain Python in both builds (none of setup.py's COMPILED is their
 #: subject): the compiled build's pass of .ci/run leaves them to the plain pass
-pytestmark = pytest.mark.layers
 
 ROOT = Path(__file__).resolve().parent.parent
 BAD_SETUP = ROOT / "fixtures" / "invalid" / "bad-setup.gbn"

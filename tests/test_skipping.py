@@ -113,6 +113,7 @@ def _finds_the_same(
             assert read == game
 
 
+@pytest.mark.patched
 def test_a_clean_log_s_skipped_games_are_not_read_into_events(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

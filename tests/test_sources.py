@@ -13,7 +13,6 @@ from store import GameStore, check_store
 
 #: what these test is plain Python in both builds (none of setup.py's COMPILED is their
 #: subject): the compiled build's pass of .ci/run leaves them to the plain pass
-pytestmark = pytest.mark.layers
 
 # two games, with a comment, CRLF line ends and a non-ASCII name, as a table writes them
 TWO = (

@@ -21,7 +21,6 @@ from store import MIGRATIONS, GameStore, check_store, game_hash, readmodel
 
 #: what these test is plain Python in both builds (none of setup.py's COMPILED is their
 #: subject): the compiled build's pass of .ci/run leaves them to the plain pass
-pytestmark = pytest.mark.layers
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -345,6 +344,7 @@ def test_a_games_read_model_rows_are_kept_in_its_range_of_rowids(tmp_path: Path)
     assert any(d.game == games[1][1] and "read-model rows" in d.problem for d in damage), damage
 
 
+@pytest.mark.patched
 def test_two_games_whose_hashes_start_alike_get_distinct_ids(
     store: GameStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:

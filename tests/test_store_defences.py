@@ -26,7 +26,6 @@ from store.importing import import_paths
 
 #: what these test is plain Python in both builds (none of setup.py's COMPILED is their
 #: subject): the compiled build's pass of .ci/run leaves them to the plain pass
-pytestmark = pytest.mark.layers
 
 INVALID = """[Line "Ann, Bob, Cid, Dee"]
 1. Ann 1, Bob 2, Cid 3, Dee 4
@@ -114,6 +113,7 @@ def _fail_for(game_ids: set[str], error: Exception) -> Callable[..., object]:
     return row_tuples
 
 
+@pytest.mark.patched
 def test_a_game_the_store_fails_on_is_left_out_and_the_others_stored(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -140,6 +140,7 @@ def test_a_game_the_store_fails_on_is_left_out_and_the_others_stored(
     assert check_store(tmp_path / "games.db").ok  # the chain skipped it: nothing half
 
 
+@pytest.mark.patched
 def test_import_says_a_bug_and_exits_3_but_stores_the_rest(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -156,6 +157,7 @@ def test_import_says_a_bug_and_exits_3_but_stores_the_rest(
     assert "internal error (a bug): TypeError: no such thing" in err
 
 
+@pytest.mark.patched
 def test_a_game_the_store_refuses_is_said_and_exit_1(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -181,6 +183,7 @@ def test_a_card_of_99_among_100_games_costs_no_good_game(tmp_path: Path) -> None
         assert store.count("valid") + store.count("unfinished") == 99
 
 
+@pytest.mark.patched
 def test_a_failed_game_in_a_batch_rolls_back_alone(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
