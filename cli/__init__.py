@@ -387,6 +387,11 @@ def _check_paths(
         from importers.workers import default_jobs  # multiprocessing: not for `getbit -h`
 
         jobs = default_jobs(sum(sizes.values()))
+    else:
+        from importers.workers import too_many_jobs
+
+        if (slower := too_many_jobs(jobs)) is not None:
+            say_warning(slower)
     if jobs > 1:
         from importers.workers import in_order
 

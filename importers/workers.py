@@ -20,7 +20,17 @@ import queue
 from collections.abc import Callable, Generator, Iterable
 from typing import Any, TypeVar
 
-__all__ = ["AHEAD", "CHUNK", "SMALL_INPUT", "Share", "bug", "default_jobs", "in_order"]
+__all__ = [
+    "AHEAD",
+    "CHUNK",
+    "SMALL_INPUT",
+    "Share",
+    "bug",
+    "cores",
+    "default_jobs",
+    "in_order",
+    "too_many_jobs",
+]
 
 #: Items (games, or files that cannot be read) a worker sends back at once.
 CHUNK = 64
@@ -31,15 +41,32 @@ AHEAD = 2
 SMALL_INPUT = 64 * 1024
 
 
+def cores() -> int:
+    """The number of cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
 def default_jobs(input_bytes: int | None = None) -> int:
     """The number of cores this process may use, or 1 for an input of fewer than
     ``SMALL_INPUT`` bytes."""
     if input_bytes is not None and input_bytes < SMALL_INPUT:
         return 1
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
+    return cores()
+
+
+def too_many_jobs(jobs: int | None) -> str | None:
+    """What to tell someone who asks for more workers than there are cores (None:
+    nothing). They are started all the same: the work comes out the same, only slower."""
+    have = cores()
+    if jobs is None or jobs <= have:
+        return None
+    return (
+        f"--jobs {jobs} is more than the {have} core{'s' if have > 1 else ''} getbit may use "
+        f"here: the workers take turns on them, which is slower than --jobs {have}"
+    )
 
 
 def bug(exc: BaseException) -> str:

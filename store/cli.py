@@ -59,7 +59,7 @@ from getbit_events.errors import GetbitError, InputError, StoreError
 from getbit_events.validate import GameReport
 from importers import find_files, record_suffixes
 from importers.reading import codec, date_warnings
-from importers.workers import default_jobs
+from importers.workers import default_jobs, too_many_jobs
 from store import (
     Damage,
     GameStore,
@@ -150,6 +150,8 @@ def import_command(
     _check_encoding(encoding)
     if replaces is not None:
         replace_command(paths, fmt, db, valid_only, as_json, replaces, reason, encoding)
+    if (slower := too_many_jobs(jobs)) is not None:
+        say_warning(slower)
     if reason is not None:
         say_error("--reason goes with --replaces")
         raise typer.Exit(EXIT_UNREADABLE)
