@@ -16,7 +16,7 @@ from operator import itemgetter
 
 from getbit_events.errors import InputError
 from store import readmodel
-from store.schema import DROPPED, GAME, TAG_DATE, live
+from store.schema import DROPPED, GAME, TAG_DATE, live, tag_value
 from store.stored import (
     GAME_NAMES,
     GENESIS,
@@ -225,9 +225,18 @@ def lookalikes(
         f"AND +{GAME} = (SELECT {GAME} FROM games WHERE id = ?)"
     )
     date = given.get("Date")
-    if date is None:
-        rows = conn.execute(f"SELECT rowid, id, tags {among} ORDER BY rowid",
-                            (swimmers, game_id, game_id))
+    if date is None:  # the Event names it: SQLite picks out the games of the line with
+        # that Event and no other value of the record's Round and Table (no other can
+        # match), so that only they are read here; it still looks at every game of the
+        # line (no index keeps Events)
+        others = [name for name in IDENTIFYING if name in given and name not in _NAMING]
+        alike = "".join(
+            f" AND ({tag_value(name)} IS NULL OR {tag_value(name)} = ?)" for name in others
+        )
+        rows = conn.execute(
+            f"SELECT rowid, id, tags {among} AND {tag_value('Event')} = ?{alike} ORDER BY rowid",
+            (swimmers, game_id, game_id, given["Event"], *(given[name] for name in others)),
+        )
     else:  # the games of the line with this Date or none (index m008_line_date)
         rows = conn.execute(
             f"SELECT rowid, id, tags {among} AND {TAG_DATE} = ? "

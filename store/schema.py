@@ -37,6 +37,7 @@ __all__ = [
     "read_model_signature",
     "rewrite_guard",
     "row_ids",
+    "tag_value",
     "upsert",
 ]
 
@@ -439,6 +440,12 @@ def m007_game(db: sqlite_utils.Database) -> None:
 #: A stored game's Date tag, as the index ``m008_line_date`` keeps it (NULL for tags
 #: that are not JSON, a damaged row ``getbit check`` names, rather than an error).
 TAG_DATE = "(CASE WHEN json_valid(tags) THEN json_extract(tags, '$.Date') END)"
+
+
+def tag_value(name: str) -> str:
+    """SQL for a stored game's tag ``name`` (one of the store's own names, never a user's
+    text), the way ``TAG_DATE`` reads the Date (no index keeps the others)."""
+    return f"(CASE WHEN json_valid(tags) THEN json_extract(tags, '$.{name}') END)"
 
 
 @MIGRATIONS()

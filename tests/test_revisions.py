@@ -388,6 +388,39 @@ def test_a_stored_game_without_a_date_is_still_hinted_by_its_event(
     assert json.loads(out)["revisions"][0]["revision_of"] == [old]
 
 
+@pytest.mark.parametrize(("event", "hinted"), [("Friday club", True), ("Monday club", False)])
+def test_a_record_without_a_date_is_hinted_by_its_event_alone(
+    runner: CliRunner, db: Path, tmp_path: Path, event: str, hinted: bool
+) -> None:
+    old = _import(runner, db, _file(tmp_path, "dated.gbn", _record()))
+    undated = (
+        _record(annotator="Bob")
+        .replace('[Date "2026-11-20"]\n', "")
+        .replace("Friday club", event)
+    )
+    _, out, _ = _run(runner, "import", str(_file(tmp_path, "undated.gbn", undated)),
+                     "--db", str(db), "--json")
+    revisions = json.loads(out)["revisions"]
+    assert [r["revision_of"] for r in revisions] == ([[old]] if hinted else [])
+
+
+@pytest.mark.parametrize(
+    ("stored", "new", "hinted"),
+    [("3", "3", True), ("3", "4", False), (None, "4", True)],
+    ids=["same-table", "other-table", "stored-without-table"],
+)
+def test_a_record_without_a_date_is_told_apart_by_its_table(
+    runner: CliRunner, db: Path, tmp_path: Path, stored: str | None, new: str, hinted: bool
+) -> None:
+    table = f'[Table "{stored}"]\n' if stored is not None else ""
+    old = _import(runner, db, _file(tmp_path, "dated.gbn", table + _record()))
+    undated = f'[Table "{new}"]\n' + _record(annotator="Bob").replace('[Date "2026-11-20"]\n', "")
+    _, out, _ = _run(runner, "import", str(_file(tmp_path, "undated.gbn", undated)),
+                     "--db", str(db), "--json")
+    revisions = json.loads(out)["revisions"]
+    assert [r["revision_of"] for r in revisions] == ([[old]] if hinted else [])
+
+
 def test_the_hint_finds_the_games_of_a_line_and_date_through_their_index(db: Path) -> None:
     # not by reading the tags of every stored game of the line (or every game): an
     # archive of many dated games of the same players imported in time growing with the
@@ -403,6 +436,8 @@ def test_the_hint_finds_the_games_of_a_line_and_date_through_their_index(db: Pat
         looked = [c for c in calls if "swimmers = " in c]
         assert len(looked) == 2
         assert schema.TAG_DATE in looked[0]  # the dated record's: this line, this Date
+        # the undated one's: this line, and only its games of this Event read back
+        assert schema.tag_value("Event") in looked[1]
         for statement in looked:
             plan = " ".join(str(row) for row in store.db.execute("EXPLAIN QUERY PLAN " + statement))
             assert "games_line_date" in plan
