@@ -437,15 +437,16 @@ def m007_game(db: sqlite_utils.Database) -> None:
     db.execute(f"CREATE INDEX games_game ON games ({GAME})")
 
 
-#: A stored game's Date tag, as the index ``m008_line_date`` keeps it (NULL for tags
-#: that are not JSON, a damaged row ``getbit check`` names, rather than an error).
-TAG_DATE = "(CASE WHEN json_valid(tags) THEN json_extract(tags, '$.Date') END)"
-
-
 def tag_value(name: str) -> str:
     """SQL for a stored game's tag ``name`` (one of the store's own names, never a user's
-    text), the way ``TAG_DATE`` reads the Date (no index keeps the others)."""
+    text): NULL for tags that are not JSON, a damaged row ``getbit check`` names, rather
+    than an error."""
     return f"(CASE WHEN json_valid(tags) THEN json_extract(tags, '$.{name}') END)"
+
+
+#: A stored game's Date tag, as the index ``m008_line_date`` keeps it (no index keeps
+#: the others).
+TAG_DATE = tag_value("Date")
 
 
 @MIGRATIONS()

@@ -388,33 +388,34 @@ def test_a_stored_game_without_a_date_is_still_hinted_by_its_event(
     assert json.loads(out)["revisions"][0]["revision_of"] == [old]
 
 
-@pytest.mark.parametrize(("event", "hinted"), [("Friday club", True), ("Monday club", False)])
-def test_a_record_without_a_date_is_hinted_by_its_event_alone(
-    runner: CliRunner, db: Path, tmp_path: Path, event: str, hinted: bool
-) -> None:
-    old = _import(runner, db, _file(tmp_path, "dated.gbn", _record()))
-    undated = (
-        _record(annotator="Bob")
-        .replace('[Date "2026-11-20"]\n', "")
-        .replace("Friday club", event)
-    )
-    _, out, _ = _run(runner, "import", str(_file(tmp_path, "undated.gbn", undated)),
-                     "--db", str(db), "--json")
-    revisions = json.loads(out)["revisions"]
-    assert [r["revision_of"] for r in revisions] == ([[old]] if hinted else [])
-
-
 @pytest.mark.parametrize(
-    ("stored", "new", "hinted"),
-    [("3", "3", True), ("3", "4", False), (None, "4", True)],
-    ids=["same-table", "other-table", "stored-without-table"],
+    ("stored_table", "table", "event", "hinted"),
+    [
+        (None, None, "Friday club", True),
+        (None, None, "Monday club", False),
+        ("3", "3", "Friday club", True),
+        ("3", "4", "Friday club", False),
+        (None, "4", "Friday club", True),
+    ],
+    ids=["same-event", "other-event", "same-table", "other-table", "stored-without-table"],
 )
-def test_a_record_without_a_date_is_told_apart_by_its_table(
-    runner: CliRunner, db: Path, tmp_path: Path, stored: str | None, new: str, hinted: bool
+def test_a_record_without_a_date_is_hinted_by_its_event_and_told_apart_by_its_table(
+    runner: CliRunner,
+    db: Path,
+    tmp_path: Path,
+    stored_table: str | None,
+    table: str | None,
+    event: str,
+    hinted: bool,
 ) -> None:
-    table = f'[Table "{stored}"]\n' if stored is not None else ""
-    old = _import(runner, db, _file(tmp_path, "dated.gbn", table + _record()))
-    undated = f'[Table "{new}"]\n' + _record(annotator="Bob").replace('[Date "2026-11-20"]\n', "")
+    def tagged(text: str, table: str | None) -> str:
+        return (f'[Table "{table}"]\n' if table is not None else "") + text
+
+    old = _import(runner, db, _file(tmp_path, "dated.gbn", tagged(_record(), stored_table)))
+    undated = tagged(
+        _record(annotator="Bob").replace('[Date "2026-11-20"]\n', "").replace("Friday club", event),
+        table,
+    )
     _, out, _ = _run(runner, "import", str(_file(tmp_path, "undated.gbn", undated)),
                      "--db", str(db), "--json")
     revisions = json.loads(out)["revisions"]
