@@ -170,18 +170,19 @@ def main() -> None:
         raise SystemExit(f"no getbit next to {sys.executable}")
     folder = args.keep or Path(tempfile.mkdtemp(prefix="getbit-scale-"))
     folder.mkdir(parents=True, exist_ok=True)
-    records = folder / f"sim-{args.games}.{args.format}"
-    if args.log:
-        records = folder / f"log-{args.games}.{args.format}"
-        if not records.exists():
+    records = folder / f"{'log' if args.log else 'sim'}-{args.games}.{args.format}"
+    size = 0
+    if not args.reuse:  # --reuse imports only the --more games: no need of the N's records
+        if not records.exists() and args.log:
             t0 = time.perf_counter()
             write_log(records, args.games, args.format)
             print(f"wrote a log of {args.games:,} games in {time.perf_counter() - t0:.0f}s")
-    if not records.exists():
-        seconds = simulate(args.games, args.format, records)
-        print(f"simulated {args.games:,} games in {seconds:.0f}s", flush=True)
-    size = records.stat().st_size
-    print(f"{args.games:,} games, {size / 1e6:.1f} MB of {records.suffix[1:]}; getbit {GETBIT}")
+        if not records.exists():
+            seconds = simulate(args.games, args.format, records)
+            print(f"simulated {args.games:,} games in {seconds:.0f}s", flush=True)
+        size = records.stat().st_size
+        print(f"{args.games:,} games, {size / 1e6:.1f} MB of {records.suffix[1:]}; "
+              f"getbit {GETBIT}")
     env = {**os.environ, "GETBIT_DEBUG": "1"}
     more = folder / f"more-{args.more}.gbn"
     if args.more and not more.exists():  # seeds of their own: none is one of the N
