@@ -26,7 +26,8 @@
     is ``--memory-games 100000`` (about five minutes more).
 
 Validation is not timed in (a): ``bench/validate.py`` measures it. The machine
-is noisy: only ratios mean anything; each timing is the best of ``--repeat``.
+is noisy: only ratios mean anything; each timing is the best of ``--repeat``, and a
+ratio's two sides are timed in turn (a slow spell of the machine hits both).
 """
 
 from __future__ import annotations
