@@ -311,7 +311,7 @@ def validate(
     jobs: Annotated[
         int | None,
         jobs_option("worker processes checking the games "
-                    "(default: the number of cores; 1 for under 64 KiB of records)"),
+                    "(default, and at most: the number of cores; 1 for under 64 KiB of records)"),
     ] = None,
     strengths: Annotated[
         Path | None,
@@ -388,10 +388,11 @@ def _check_paths(
 
         jobs = default_jobs(sum(sizes.values()))
     else:
-        from importers.workers import too_many_jobs
+        from importers.workers import too_many_jobs, workers_for
 
         if (slower := too_many_jobs(jobs)) is not None:
             say_warning(slower)
+        jobs = workers_for(jobs)
     if jobs > 1:
         from importers.workers import in_order
 

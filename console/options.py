@@ -130,8 +130,10 @@ def limit_option(help: str = "at most N games (the first listed)") -> Any:
     return typer.Option("--limit", metavar="N", min=0, help=help)
 
 
-def jobs_option(help: str = "worker processes reading and checking the games "
-                "(default: the number of cores; 1 for under 64 KiB of records)") -> Any:
+def jobs_option(
+    help: str = "worker processes reading and checking the games "
+    "(default, and at most: the number of cores; 1 for under 64 KiB of records)",
+) -> Any:
     """``--jobs N``: how many worker processes read and check records (``import``,
     ``validate``); what they say comes out in input order, the same whatever N."""
     return typer.Option("--jobs", metavar="N", min=1, help=help)

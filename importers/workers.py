@@ -30,6 +30,7 @@ __all__ = [
     "default_jobs",
     "in_order",
     "too_many_jobs",
+    "workers_for",
 ]
 
 #: Items (games, or files that cannot be read) a worker sends back at once.
@@ -57,15 +58,24 @@ def default_jobs(input_bytes: int | None = None) -> int:
     return cores()
 
 
+def workers_for(jobs: int) -> int:
+    """The workers ``--jobs jobs`` starts: as many, but never more than the cores this
+    process may use. More would only take turns on the cores (slower, not faster),
+    and each costs memory of its own, so the import's memory stays flat whatever
+    ``--jobs`` says (issue 15: a million games under 300 MB)."""
+    return min(jobs, cores())
+
+
 def too_many_jobs(jobs: int | None) -> str | None:
     """What to tell someone who asks for more workers than there are cores (None:
-    nothing). They are started all the same: the work comes out the same, only slower."""
+    nothing): that ``workers_for`` starts only as many as there are cores."""
     have = cores()
     if jobs is None or jobs <= have:
         return None
     return (
         f"--jobs {jobs} is more than the {have} core{'s' if have > 1 else ''} getbit may use "
-        f"here: the workers take turns on them, which is slower than --jobs {have}"
+        f"here: starting {have} worker{'s' if have > 1 else ''} (more would only take turns "
+        "on the cores, slower, each with memory of its own)"
     )
 
 

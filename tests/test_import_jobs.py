@@ -157,23 +157,37 @@ def test_the_jobs_default_to_the_cores_for_an_input_worth_sharing(
 
 
 @pytest.mark.parametrize("command", ["import", "validate"])
-def test_more_jobs_than_cores_are_said_to_be_slower_and_work_the_same(
-    records: Path, tmp_path: Path, command: str
+def test_more_jobs_than_cores_start_as_many_workers_as_cores_said_and_work_the_same(
+    records: Path, tmp_path: Path, command: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    started: list[int] = []
+    real = workers.in_order
+
+    def spy(items: object, work: object, n: int, *rest: object) -> object:
+        started.append(n)
+        return real(items, work, n, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(workers, "in_order", spy)  # validate's
+    monkeypatch.setattr(jobs, "in_order", spy)  # import's
     cores = workers.cores()
     db = ["--db", str(tmp_path / "g.db")] if command == "import" else []
-    code, out, err = _run(command, *db, "--jobs", str(cores + 1), str(records))
+    code, out, err = _run(command, *db, "--jobs", str(cores + 3), str(records))
+    many = "s" if cores > 1 else ""
     slower = (
-        f"warning: --jobs {cores + 1} is more than the {cores} core{'s' if cores > 1 else ''} "
-        f"getbit may use here: the workers take turns on them, which is slower than "
-        f"--jobs {cores}\n"
+        f"warning: --jobs {cores + 3} is more than the {cores} core{many} getbit may use "
+        f"here: starting {cores} worker{many} (more would only take turns on the cores, "
+        "slower, each with memory of its own)\n"
     )
     assert err.count(slower) == 1, err
     db = ["--db", str(tmp_path / "h.db")] if command == "import" else []
     as_many = _run(command, *db, "--jobs", str(cores), str(records))
     assert "--jobs" not in as_many[2]
     assert (code, out, err.replace(slower, "")) == as_many
+    # the same workers either way: as many as the cores, never the 3 more asked for
+    assert started == ([cores, cores] if cores > 1 else [])
     assert workers.too_many_jobs(None) is None
+    assert workers.workers_for(cores + 3) == cores
+    assert workers.workers_for(1) == 1
 
 
 def test_a_bug_in_checking_a_game_costs_only_that_game(
