@@ -84,15 +84,26 @@ def _import(records: Path, db: Path, n: int) -> tuple[int, str, str]:
     return _run("import", "--db", str(db), "--jobs", str(n), str(records))
 
 
-def _as_if_enough_cores(said: tuple[int, str, str], n: int) -> tuple[int, str, str]:
-    """What ``--jobs n`` said, less the warning that n is more than this machine's
-    cores (``--jobs 3`` on CI's two): the one thing allowed to differ."""
-    code, out, err = said
-    slower = workers.too_many_jobs(n)
-    if slower is not None:
-        assert err.count(f"warning: {slower}\n") == 1, err
-        err = err.replace(f"warning: {slower}\n", "", 1)
-    return code, out, err
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The number of workers each run of ``in_order`` started (validate's and import's)."""
+    counts: list[int] = []
+    real = workers.in_order
+
+    def spy(items: object, work: object, n: int, *rest: object) -> object:
+        counts.append(n)
+        return real(items, work, n, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(workers, "in_order", spy)  # validate's
+    monkeypatch.setattr(jobs, "in_order", spy)  # import's
+    return counts
+
+
+@pytest.fixture
+def eight_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As if this machine had 8 cores: ``--jobs 3`` starts 3 workers, an uneven share,
+    even on CI's two (``workers_for`` starts no more workers than cores)."""
+    monkeypatch.setattr(workers, "cores", lambda: 8)
 
 
 def _said(db: Path) -> dict[str, object]:
@@ -109,14 +120,18 @@ def _said(db: Path) -> dict[str, object]:
 
 @pytest.mark.patched
 def test_one_job_or_several_store_the_same(
-    damaged: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    damaged: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    eight_cores: None,
+    started: list[int],
 ) -> None:
     monkeypatch.setattr(adding, "utc_now", lambda: "2026-01-01T00:00:00+00:00")
     monkeypatch.setattr(jobs, "CHUNK", 4)  # many chunks, each worker several
     said = {}
     for n in (1, 2, 3):
         db = tmp_path / f"jobs{n}.db"
-        code, out, err = _as_if_enough_cores(_import(damaged, db, n), n)
+        code, out, err = _import(damaged, db, n)
         said[n] = (code, out, err, _said(db))
         assert check_store(db).ok
     code, _, err, _ = said[1]
@@ -128,6 +143,7 @@ def test_one_job_or_several_store_the_same(
     assert "e.jsonl:" in err  # its damaged games, said
     assert said[2] == said[1]
     assert said[3] == said[1]
+    assert started == [2, 3]  # jobs 1 checks where it reads
     assert json.loads(said[1][3]["stats"])  # type: ignore[arg-type]
 
 
@@ -158,17 +174,8 @@ def test_the_jobs_default_to_the_cores_for_an_input_worth_sharing(
 
 @pytest.mark.parametrize("command", ["import", "validate"])
 def test_more_jobs_than_cores_start_as_many_workers_as_cores_said_and_work_the_same(
-    records: Path, tmp_path: Path, command: str, monkeypatch: pytest.MonkeyPatch
+    records: Path, tmp_path: Path, command: str, started: list[int]
 ) -> None:
-    started: list[int] = []
-    real = workers.in_order
-
-    def spy(items: object, work: object, n: int, *rest: object) -> object:
-        started.append(n)
-        return real(items, work, n, *rest)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(workers, "in_order", spy)  # validate's
-    monkeypatch.setattr(jobs, "in_order", spy)  # import's
     cores = workers.cores()
     db = ["--db", str(tmp_path / "g.db")] if command == "import" else []
     code, out, err = _run(command, *db, "--jobs", str(cores + 3), str(records))
@@ -263,18 +270,24 @@ def test_a_kill_mid_import_with_workers_leaves_no_half_game(tmp_path: Path) -> N
 
 @pytest.mark.parametrize("as_json", [[], ["--json"]])
 def test_validate_says_the_same_whatever_the_jobs(
-    damaged: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, as_json: list[str]
+    damaged: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    as_json: list[str],
+    eight_cores: None,
+    started: list[int],
 ) -> None:
     monkeypatch.setattr(workers, "CHUNK", 3)  # validate's workers (it loads no store)
     missing = str(tmp_path / "none.gbn")
     said = [
-        _as_if_enough_cores(_run("validate", "--jobs", str(n), *as_json, str(damaged), missing), n)
+        _run("validate", "--jobs", str(n), *as_json, str(damaged), missing)
         for n in (1, 2, 3)
     ]
     assert said[0][0] == 2  # a path that is not there
     assert "none.gbn: no such file or folder" in said[0][2]
     assert said[1] == said[0]
     assert said[2] == said[0]
+    assert started == [2, 3]  # three workers, as asked, and two
 
 
 def test_validate_writes_names_as_given_whatever_the_jobs(tmp_path: Path) -> None:
