@@ -383,16 +383,11 @@ def _check_paths(
     sizes = file_sizes(f for _, f in files)
     said = dict.fromkeys(paths, 0)  # games, or problems already said, per path given
     items = _items(files, fmt, encoding)
-    if jobs is None:
-        from importers.workers import default_jobs  # multiprocessing: not for `getbit -h`
+    from importers.workers import too_many_jobs, workers_for  # multiprocessing: not for `getbit -h`
 
-        jobs = default_jobs(sum(sizes.values()))
-    else:
-        from importers.workers import too_many_jobs, workers_for
-
-        if (slower := too_many_jobs(jobs)) is not None:
-            say_warning(slower)
-        jobs = workers_for(jobs)
+    if (slower := too_many_jobs(jobs)) is not None:
+        say_warning(slower)
+    jobs = workers_for(jobs, sum(sizes.values()))
     if jobs > 1:
         from importers.workers import in_order
 

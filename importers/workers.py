@@ -58,11 +58,14 @@ def default_jobs(input_bytes: int | None = None) -> int:
     return cores()
 
 
-def workers_for(jobs: int) -> int:
-    """The workers ``--jobs jobs`` starts: as many, but never more than the cores this
-    process may use. More would only take turns on the cores (slower, not faster),
-    and each costs memory of its own, so the import's memory stays flat whatever
-    ``--jobs`` says (issue 15: a million games under 300 MB)."""
+def workers_for(jobs: int | None, input_bytes: int | None = None) -> int:
+    """The workers ``--jobs jobs`` starts for ``input_bytes`` of records: without
+    ``--jobs``, ``default_jobs``; with it, as many, but never more than the cores
+    this process may use. More would only take turns on the cores (slower, not
+    faster), and each costs memory of its own, so the import's memory stays flat
+    whatever ``--jobs`` says (issue 15: a million games under 300 MB)."""
+    if jobs is None:
+        return default_jobs(input_bytes)
     return min(jobs, cores())
 
 

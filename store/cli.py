@@ -59,7 +59,7 @@ from getbit_events.errors import GetbitError, InputError, StoreError
 from getbit_events.validate import GameReport
 from importers import find_files, record_suffixes
 from importers.reading import codec, date_warnings
-from importers.workers import default_jobs, too_many_jobs, workers_for
+from importers.workers import too_many_jobs, workers_for
 from store import (
     Damage,
     GameStore,
@@ -186,7 +186,7 @@ def import_command(
                 report_game,
                 encoding=encoding,
                 say=say_warning,
-                jobs=workers_for(jobs) if jobs else default_jobs(sum(sizes.values())),
+                jobs=workers_for(jobs, sum(sizes.values())),
             )
         except GetbitError as exc:
             raise _fail(exc) from None

@@ -195,6 +195,8 @@ def test_more_jobs_than_cores_start_as_many_workers_as_cores_said_and_work_the_s
     assert workers.too_many_jobs(None) is None
     assert workers.workers_for(cores + 3) == cores
     assert workers.workers_for(1) == 1
+    assert workers.workers_for(None) == cores  # no --jobs: the cores
+    assert workers.workers_for(None, workers.SMALL_INPUT - 1) == 1  # or one, for little
 
 
 def test_a_bug_in_checking_a_game_costs_only_that_game(
