@@ -86,7 +86,7 @@ from store.listing import (
     list_games,
     tab_line,
 )
-from store.stored import BITE_ME
+from store.stored import BITE_ME, GET_BIT
 
 __all__ = ["history_lines", "register"]
 
@@ -441,7 +441,9 @@ def export_command(
             damaged: list[Damage] = []
             refs = list(games) if games else None
             if refs is None and chosen.game is None:  # one game at a time: Get Bit!'s,
-                chosen = attrs.evolve(chosen, game=default_game(store))  # unless no other
+                # unless no other (Parquet's tables are Get Bit!'s: none of another game)
+                game = GET_BIT if fmt == "parquet" else default_game(store)
+                chosen = attrs.evolve(chosen, game=game)
             if fmt == "parquet":
                 from store.parquet_cli import export_parquet  # pyarrow: only for this
 

@@ -17,7 +17,9 @@ for byte: the game's hash (``stored.rows_digest``) is made from it.
 
 from __future__ import annotations
 
+import itertools
 import json
+import operator
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
@@ -30,6 +32,7 @@ __all__ = [
     "Decoded",
     "Kinds",
     "Log",
+    "chosen_rows",
     "compact_tables",
     "encode",
     "game_rows",
@@ -277,6 +280,35 @@ def _strings(text: Any, out: Decoded) -> list[Any]:
         pass
     out.unread.append("its texts cannot be read")
     return []
+
+
+def chosen_rows(
+    conn: sqlite3.Connection, kinds: Kinds | None, where: str
+) -> Iterator[tuple[str, Decoded]]:
+    """The event rows of every game that ``where`` keeps (an SQL condition on its games
+    row ``g``), in the order stored, read from either layout (``kinds`` None: a store
+    from before, with a table ``events``) as ``game_rows`` reads them, without sorting
+    the store's events (a game's runs are in order under their key)."""
+    if kinds is None:
+        cursor = conn.execute(
+            "SELECT g.id, e.seq, e.type, e.version, e.round, e.payload FROM games g "
+            f"JOIN events e ON e.game_id = g.id WHERE {where} ORDER BY g.rowid, e.seq"
+        )
+        for game_id, rows in itertools.groupby(cursor, key=operator.itemgetter(0)):
+            out = Decoded()
+            out.rows = [row[1:] for row in rows]
+            yield game_id, out
+        return
+    cursor = conn.execute(
+        "SELECT g.id, eg.strings, r.seq, r.round, r.events FROM games g "
+        "JOIN event_games eg ON eg.game_id = g.id JOIN event_runs r ON r.game = eg.game "
+        f"WHERE {where} ORDER BY g.rowid, r.seq"
+    )
+    for game_id, group in itertools.groupby(cursor, key=operator.itemgetter(0)):
+        runs = list(group)  # a game's: a few dozen
+        out = Decoded()
+        run_rows(conn, kinds, _strings(runs[0][1], out), [r[2:] for r in runs], out)
+        yield game_id, out
 
 
 def stream_runs(

@@ -13,7 +13,7 @@ from getbit_events.errors import StoreError
 from store.schema import MIGRATIONS
 from store.stored import check_file
 
-__all__ = ["connect", "use_wal"]
+__all__ = ["add_functions", "connect", "use_wal"]
 
 
 def connect(path: Path, *, create: bool, readonly: bool, timeout: float) -> sqlite3.Connection:
@@ -49,7 +49,18 @@ def connect(path: Path, *, create: bool, readonly: bool, timeout: float) -> sqli
     except BaseException:
         conn.close()
         raise
+    add_functions(conn)
     return conn
+
+
+def _casefold(value: str | None) -> str | None:
+    return value.casefold() if isinstance(value, str) else value
+
+
+def add_functions(conn: sqlite3.Connection) -> None:
+    """The SQL functions the store's queries use: ``casefold(text)``, Python's
+    ``str.casefold`` (SQLite's ``lower`` changes ASCII letters only)."""
+    conn.create_function("casefold", 1, _casefold, deterministic=True)
 
 
 def _claim(conn: sqlite3.Connection, path: Path, create: bool) -> None:

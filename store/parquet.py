@@ -1,7 +1,8 @@
 """A store's games as Parquet for DuckDB, Spark and the like: ``write_parquet``.
 
-Three tables, each a folder of hive partitions (``bucket=<first hex digit of
-the game id>``, 16 of them) holding files of at most ``rows_per_file`` rows:
+Three tables, each a folder of hive partitions (``bucket=0`` to ``bucket=15``: the
+first hex digit of the game id, as a number) holding files of at most
+``rows_per_file`` rows:
 
 - ``games``: one row a game, the ``games`` table's columns, the Event and Date
   tags as columns, the game's place in import order (``stored``) and what the
@@ -14,19 +15,21 @@ the game id>``, 16 of them) holding files of at most ``rows_per_file`` rows:
 Every game of the selection is written, superseded and retracted ones too
 (marked), so SQL over the files can say what ``getbit stats`` leaves out and
 why. Rows are read from SQLite and written ``batch_rows`` at a time, all in one
-read transaction (one snapshot); memory is bounded by a batch and the rows
-held for the next row groups (``_GROUP``), not by the store. ``docs/scale.md``
-has the schema and the SQL.
+read transaction (one snapshot), in the order the games were stored (a game's
+events read back from its runs by ``eventlog``, as the store reads them, not
+sorted by SQL); memory is bounded by a batch and the rows held for the next row
+groups (``_GROUP``), not by the store. ``docs/scale.md`` has the schema and the SQL.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,15 +38,17 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from getbit_events.errors import InputError, StoreError
-from store import readmodel
+from store import eventlog, readmodel
+from store.opening import add_functions
 from store.schema import DROPPED, quote
-from store.store import GameStore
+from store.store import PLAYED, GameStore
 from store.stored import GET_BIT
 
 __all__ = ["FORMAT", "TABLES", "ParquetExport", "write_parquet"]
 
-#: The layout's version, written to ``export.json``; bumped when a column changes.
-FORMAT = 1
+#: The layout's version, written to ``export.json``; bumped when a column changes
+#: (2: ``bucket`` a number, 0 to 15, where it was the hex digit as text).
+FORMAT = 2
 TABLES: tuple[str, ...] = ("games", "events", "swimmers")
 
 _TYPES = {"TEXT": pa.string(), "INTEGER": pa.int64(), "REAL": pa.float64()}
@@ -76,28 +81,30 @@ _GAMES: tuple[tuple[str, Any, str], ...] = (
 _TAGS_AT = [c for c, _, _ in _GAMES].index("tags")
 _EVENT_AT = [c for c, _, _ in _GAMES].index("event")
 
-def _field(name: str, *types: str) -> str:
-    """SQL for a payload field of the events of ``types`` (NULL on others: the JSON
-    is parsed only where the field is)."""
-    kinds = ", ".join(f"'{t}'" for t in types)
-    return f"CASE WHEN e.type IN ({kinds}) THEN json_extract(e.payload, '$.{name}') END"
+#: The payload fields that have typed columns in ``events``: column, Arrow type, field,
+#: the event types whose payload has it (NULL on the others).
+_TYPED: tuple[tuple[str, Any, str, frozenset[str]], ...] = (
+    ("who", pa.string(), "who", frozenset({"card-chosen", "swimmer-moved", "swimmer-bitten",
+                                           "swimmer-devoured", "cards-taken-back"})),
+    ("why", pa.string(), "why", frozenset({"swimmer-moved", "swimmer-devoured", "game-ended"})),
+    ("limb", pa.string(), "limb", frozenset({"swimmer-bitten"})),
+    ("shark_card", pa.string(), "card", frozenset({"shark-card-played"})),
+    ("hunger_left", pa.int64(), "left", frozenset({"hunger-lost"})),
+    ("winner", pa.string(), "winner", frozenset({"game-ended"})),
+)
+_WITH_FIELDS = frozenset().union(*(types for *_, types in _TYPED))
+_NO_FIELDS = (None,) * len(_TYPED)
+_CACHE = 50_000  # payload texts whose typed fields are kept, at most
 
-
-#: events: the envelope, the payload, and its common fields typed.
-_EVENTS: tuple[tuple[str, Any, str], ...] = (
-    ("game_id", pa.string(), "e.game_id"),
-    ("seq", pa.int64(), "e.seq"),
-    ("type", pa.string(), "e.type"),
-    ("version", pa.int64(), "e.version"),
-    ("round", pa.int64(), "e.round"),
-    ("who", pa.string(), _field("who", "card-chosen", "swimmer-moved", "swimmer-bitten",
-                                "swimmer-devoured", "cards-taken-back")),
-    ("why", pa.string(), _field("why", "swimmer-moved", "swimmer-devoured", "game-ended")),
-    ("limb", pa.string(), _field("limb", "swimmer-bitten")),
-    ("shark_card", pa.string(), _field("card", "shark-card-played")),
-    ("hunger_left", pa.int64(), _field("left", "hunger-lost")),
-    ("winner", pa.string(), _field("winner", "game-ended")),
-    ("payload", pa.string(), "e.payload"),
+#: events: the envelope, its common fields typed, the payload as stored.
+_EVENTS: tuple[tuple[str, Any], ...] = (
+    ("game_id", pa.string()),
+    ("seq", pa.int64()),
+    ("type", pa.string()),
+    ("version", pa.int64()),
+    ("round", pa.int64()),
+    *((column, kind) for column, kind, _, _ in _TYPED),
+    ("payload", pa.string()),
 )
 
 #: swimmers: the read model's columns, then where the game stands.
@@ -120,6 +127,71 @@ class ParquetExport:
     def to_json(self) -> dict[str, Any]:
         return {"folder": str(self.folder), "games": self.games, "events": self.events,
                 "swimmers": self.swimmers}
+
+
+_HEX = "0123456789abcdef"
+#: SQL for a game's bucket from its id column ``{id}``: as ``_bucket``.
+_BUCKET = f"instr('{_HEX}', lower(substr({{id}}, 1, 1))) - 1"
+
+
+def _bucket(game_id: str) -> int:
+    """A game's bucket: the first hex digit of its id, as a number (0 to 15)."""
+    return _HEX.find(game_id[:1].lower())
+
+
+def _typed(tag: Any, payload: Any) -> tuple[Any, ...]:
+    """The typed columns of an event (``_TYPED``): its payload's fields, each where its
+    type has it and its value is of the column's type (NULL otherwise)."""
+    try:
+        data = json.loads(payload)
+    except (ValueError, TypeError):
+        return _NO_FIELDS
+    if not isinstance(data, dict):
+        return _NO_FIELDS
+    out = []
+    for _, kind, field, types in _TYPED:
+        value = data.get(field) if tag in types else None
+        fits = isinstance(value, str) if kind == pa.string() else type(value) is int
+        out.append(value if fits else None)
+    return tuple(out)
+
+
+class _Fields:
+    """``_typed`` of each event, a payload text parsed once (most are seen many times:
+    a swimmer choosing a card, moving)."""
+
+    def __init__(self) -> None:
+        self.known: dict[tuple[Any, Any], tuple[Any, ...]] = {}
+
+    def __call__(self, tag: Any, payload: Any) -> tuple[Any, ...]:
+        if tag not in _WITH_FIELDS:
+            return _NO_FIELDS
+        key = (tag, payload)
+        found = self.known.get(key)
+        if found is None:
+            if len(self.known) >= _CACHE:
+                self.known.clear()
+            found = self.known[key] = _typed(tag, payload)
+        return found
+
+
+def _event_rows(conn: sqlite3.Connection, where: str) -> Iterator[tuple[Any, ...]]:
+    """The events of the games ``where`` keeps (an SQL condition on ``g.id``), as rows
+    of ``_EVENTS`` and the bucket, in the order stored; StoreError naming a game whose
+    events cannot be read."""
+    kinds: eventlog.Kinds | None = None
+    if eventlog.compact_tables(conn):
+        kinds = eventlog.Kinds()
+        kinds.load(conn)
+    fields = _Fields()
+    # "+": the selection is a test on each game in turn, not the order the rows come in
+    # (SQLite would then sort every event of them)
+    for game_id, decoded in eventlog.chosen_rows(conn, kinds, where.format(id="+g.id")):
+        if decoded.unread:
+            raise StoreError(f"game {game_id}: {decoded.unread[0]} ('getbit check' says more)")
+        bucket = _bucket(game_id)
+        for seq, tag, version, round_, payload in decoded.rows:
+            yield (game_id, seq, tag, version, round_, *fields(tag, payload), payload, bucket)
 
 
 def _tag(tags: dict[str, Any], name: str) -> str | None:
@@ -199,27 +271,22 @@ class _Buckets:
 
 
 def _copy(
-    conn: sqlite3.Connection,
-    sql: str,
-    columns: Sequence[tuple[str, Any, str]],
-    out: _Buckets,
-    batch_rows: int,
-    fix: Any = None,
+    rows: Iterable[tuple[Any, ...]], out: _Buckets, batch_rows: int, fix: Any = None
 ) -> int:
-    """``sql``'s rows (the columns, then the bucket) into ``out``, ``batch_rows`` at a
-    time; how many there were."""
+    """``rows`` (the columns, then the bucket) into ``out``, ``batch_rows`` at a time;
+    how many there were."""
     schema = out.schema
-    cursor = conn.execute(sql)
+    given = iter(rows)
     count = 0
     while True:
-        rows = cursor.fetchmany(batch_rows)
-        if not rows:
+        batch = list(itertools.islice(given, batch_rows))
+        if not batch:
             out.close()
             return count
         if fix is not None:
-            rows = [fix(r) for r in rows]
-        count += len(rows)
-        *values, buckets = zip(*rows, strict=True)
+            batch = [fix(r) for r in batch]
+        count += len(batch)
+        *values, buckets = zip(*batch, strict=True)
         arrays = [pa.array(col, type=field.type)
                   for col, field in zip(values, schema, strict=True)]
         out.add(pa.RecordBatch.from_arrays(arrays, schema=schema), buckets)
@@ -255,15 +322,17 @@ def write_parquet(
         raise ValueError("rows_per_file and batch_rows must be at least 1")
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise InputError(f"{target}: exists and is not an empty folder; give a new one")
+    place = target.resolve()  # "." too: its own name, beside it in its parent
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        work = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+        place.parent.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix=f".{place.name}.", dir=place.parent))
     except OSError as exc:
         raise InputError(f"{target}: cannot write: {exc.strerror or exc}") from None
     try:
         # a connection of our own, to read only: the store's may be in a write
         conn = sqlite3.connect(f"{store.path.absolute().as_uri()}?mode=ro", uri=True,
                                isolation_level=None)
+        add_functions(conn)
         try:
             conn.execute("BEGIN")  # one snapshot of all three tables
             where = _selection(conn, games, status, player)
@@ -275,9 +344,7 @@ def write_parquet(
                        indent=2) + "\n",
             encoding="utf-8",
         )
-        if target.exists():
-            target.rmdir()
-        os.replace(work, target)
+        _move_in(work, place)
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"{store.path}: could not read the games to export: {exc}") from None
     except OSError as exc:
@@ -285,6 +352,29 @@ def write_parquet(
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return ParquetExport(target, *counts)
+
+
+def _move_in(work: Path, place: Path) -> None:
+    """The finished files moved from ``work`` into the folder ``place``: a folder of the
+    user's kept as it is (its mode, and the working folder of whoever is in it), a new
+    one made as any new folder; ``export.json`` last. Nothing is left of them when a
+    move fails."""
+    made = not place.exists()
+    place.mkdir(exist_ok=True)
+    moved: list[Path] = []
+    try:
+        for name in (*TABLES, "export.json"):
+            os.replace(work / name, place / name)
+            moved.append(place / name)
+    except OSError:
+        for path in moved:
+            if path.is_dir():
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
+        if made:
+            place.rmdir()
+        raise
 
 
 def _selection(
@@ -298,9 +388,8 @@ def _selection(
         where.append("status = ?")
         params.append(status)
     if player is not None:
-        where.append(f"id IN (SELECT game_id FROM {readmodel.TABLE} "
-                     "WHERE player_key = ? OR swimmer = ?)")
-        params.extend([player.casefold(), player])
+        where.append(f"id IN ({PLAYED})")
+        params.extend([player.casefold(), player.casefold()])
     only_get_bit = conn.execute("SELECT 1 FROM games WHERE game != ? LIMIT 1", [GET_BIT])
     if games is None and len(where) == 1 and only_get_bit.fetchone() is None:
         return "1"  # every game: no table to keep them in
@@ -321,32 +410,31 @@ def _write_all(
     conn: sqlite3.Connection, work: Path, where: str, rows_per_file: int, batch_rows: int
 ) -> list[int]:
     history = f"LEFT JOIN ({DROPPED}) d ON d.game_id = {{id}}"
-    queries = {
+    rows: dict[str, tuple[Sequence[tuple[Any, ...]], Any, Any]] = {  # columns, rows, fix
         "games": (
             _GAMES,
-            (f"SELECT {_select(_GAMES)}, substr(g.id, 1, 1) FROM games g "
-            f"{history.format(id='g.id')} WHERE {where.format(id='g.id')} ORDER BY g.rowid"),
+            lambda: conn.execute(
+                f"SELECT {_select(_GAMES)}, {_BUCKET.format(id='g.id')} FROM games g "
+                f"{history.format(id='g.id')} WHERE {where.format(id='+g.id')} ORDER BY g.rowid"
+            ),
             _games_row,
         ),
-        "events": (
-            _EVENTS,
-            (f"SELECT {_select(_EVENTS)}, substr(e.game_id, 1, 1) FROM events e "
-            f"JOIN games g ON g.id = e.game_id "
-            f"WHERE {where.format(id='e.game_id')} ORDER BY g.rowid, e.seq"),
-            None,
-        ),
+        "events": (_EVENTS, lambda: _event_rows(conn, where), None),
         "swimmers": (
             _SWIMMERS,
-            (f"SELECT {_select(_SWIMMERS)}, substr(r.game_id, 1, 1) FROM {readmodel.TABLE} r "
-            f"JOIN games g ON g.id = r.game_id {history.format(id='r.game_id')} "
-            f"WHERE {where.format(id='r.game_id')} ORDER BY r.rowid"),
+            lambda: conn.execute(
+                f"SELECT {_select(_SWIMMERS)}, {_BUCKET.format(id='r.game_id')} "
+                f"FROM {readmodel.TABLE} r JOIN games g ON g.id = r.game_id "
+                f"{history.format(id='r.game_id')} WHERE {where.format(id='r.game_id')} "
+                "ORDER BY r.rowid"
+            ),
             None,
         ),
     }
     counts = []
     for table in TABLES:
-        columns, sql, fix = queries[table]
-        schema = pa.schema([(name, kind) for name, kind, _ in columns])
+        columns, found, fix = rows[table]  # the rows read only now, a table at a time
+        schema = pa.schema([(column[0], column[1]) for column in columns])
         out = _Buckets(work / table, schema, rows_per_file, min(rows_per_file, _GROUP))
-        counts.append(_copy(conn, sql, columns, out, batch_rows, fix))
+        counts.append(_copy(found(), out, batch_rows, fix))
     return counts

@@ -60,9 +60,18 @@ from store.stored import (
 )
 from store.totals import add_tally, read_totals
 
-__all__ = ["BatchLost", "GameStore"]  # the package re-exports it with the values it stores
+# the package re-exports GameStore with the values it stores
+__all__ = ["PLAYED", "BatchLost", "GameStore"]
 
 
+
+#: The ids of the games a player played, as the player (``player_key``) or as one of
+#: a player's swimmers (a two-player game's), by name, ignoring case: both parameters
+#: are the name casefolded (``casefold``: ``opening.add_functions``).
+PLAYED = (
+    f"SELECT game_id FROM {readmodel.TABLE} WHERE player_key = ? "
+    "OR (swimmer != name AND casefold(swimmer) = ?)"
+)
 
 # -- the store -----------------------------------------------------------------
 
@@ -439,11 +448,8 @@ class GameStore:
             where.append(f"{GAME} = ?")
             params.append(game)
         if player is not None:  # a game with no read-model rows: its seats, below
-            where.append(
-                f"(id IN (SELECT game_id FROM {readmodel.TABLE} WHERE player_key = ? OR "
-                f"swimmer = ?) OR {GAME} = '{BITE_ME}')"
-            )
-            params.extend([player.casefold(), player])
+            where.append(f"(id IN ({PLAYED}) OR {GAME} = '{BITE_ME}')")
+            params.extend([player.casefold(), player.casefold()])
         sql = "SELECT * FROM games"
         if where:
             sql += " WHERE " + " AND ".join(where)

@@ -66,6 +66,19 @@ def _hostile() -> str:
     return "\n".join(games)
 
 
+#: Names whose order casefolded (``getbit stats``) is not their order lower-cased
+#: (ß is "ss" casefolded, the ligature ﬁ "fi"): tied players are ordered by the first.
+UNICODE = ("Straße", "Strasze", "\ufb01n", "Fio")
+
+
+def _unicode() -> str:
+    """A game of four players, three of them tied (one game, no win)."""
+    text = write_gbn([simulate_game("standard", 4, 903, "random")])
+    for old, new in zip(("Ann", "Bob", "Cid", "Dee"), UNICODE, strict=True):
+        text = re.sub(rf"\b{old}\b", new, text)
+    return text
+
+
 def _club(annotator: str, seed: int) -> str:
     game = write_gbn([simulate_game("standard", 4, seed, "random")])
     date = f"2026-03-0{seed % 9 + 1}"
@@ -79,6 +92,7 @@ def build_store(folder: Path, simulated: int = 60) -> Path:
     files.mkdir()
     (files / "sim.gbn").write_text(_simulated(simulated), encoding="utf-8")
     (files / "hostile.gbn").write_text(_hostile(), encoding="utf-8")
+    (files / "unicode.gbn").write_text(_unicode(), encoding="utf-8")
     (files / "club.gbn").write_text(_club("Bobb", 3), encoding="utf-8")
     (files / "gone.gbn").write_text(_club("Eve", 4), encoding="utf-8")
     for path in (ROOT / "fixtures" / "games", ROOT / "fixtures" / "invalid", files):

@@ -256,3 +256,23 @@ def test_a_tab_separated_cell_never_breaks_its_line_or_the_terminal() -> None:
 
     line = tab_line(["Ann\tBob", "Cid\r\nDee\x1b[31m"], shown)
     assert line == "Ann Bob\tCid  Dee\\x1b[31m\n"
+
+
+def test_a_player_is_found_by_a_swimmer_of_theirs_whatever_its_case(tmp_path: Path) -> None:
+    """A two-player game's swimmers belong to its Teams: ``--player`` finds the game by a
+    swimmer's name too, ignoring case as for players, beyond ASCII (``casefold``)."""
+    game = write_gbn([simulate_game("two-player", 4, seed=5)])
+    assert "Bob" in game
+    path = tmp_path / "teams.gbn"
+    path.write_text(game.replace("Bob", "Straße"), encoding="utf-8")
+    db = tmp_path / "s.db"
+    code, _, err = _run("import", str(path), "--db", str(db))
+    assert code == 0, err
+    for name in ("Straße", "STRASSE", "strasse", "north", "NORTH"):
+        assert len(_listed(db, "--player", name)) == 1, name
+    assert _listed(db, "--player", "Stras") == []
+    export = tmp_path / "out"
+    code, out, err = _run("export", "--player", "STRASSE", "--format", "parquet", "-o",
+                          str(export), "--db", str(db))
+    assert code == 0, err
+    assert "1 games" in out

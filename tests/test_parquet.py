@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -13,6 +15,8 @@ import pytest
 from parquet_case import (
     HOSTILE,
     HOSTILE_EVENT,
+    ROOT,
+    UNICODE,
     VIEWS,
     Result,
     build_store,
@@ -73,6 +77,7 @@ def test_the_store_covers_every_case(store: Path) -> None:
     assert set(want["variants"]) == {"standard", "three-player", "two-player", "shark"}
     assert want["dated_games"] > 40
     assert set(HOSTILE) <= {p["name"] for p in want["players"]}
+    assert set(UNICODE) <= {p["name"] for p in want["players"]}
 
 
 def test_the_sql_in_duckdb_gives_the_numbers_of_stats(store: Path, folder: Path) -> None:
@@ -209,3 +214,113 @@ def test_the_library_refuses_a_file_as_folder(store: Path, tmp_path: Path) -> No
     (tmp_path / "file").write_text("x", encoding="utf-8")
     with GameStore(store) as opened, pytest.raises(InputError, match="not an empty folder"):
         write_parquet(opened, tmp_path / "file")
+
+
+def _bucket_types(folder: Path) -> set[tuple[str, int]]:
+    con = duckdb.connect()
+    found: set[tuple[str, int]] = set()
+    for view in VIEWS:
+        files = (folder / view / "**" / "*.parquet").as_posix()
+        found |= set(con.execute(f"SELECT DISTINCT typeof(bucket), bucket FROM "
+                                 f"read_parquet('{files}', hive_partitioning = true)").fetchall())
+    return found
+
+
+def test_the_bucket_is_a_number_of_0_to_15_in_every_export(store: Path, folder: Path,
+                                                            tmp_path: Path) -> None:
+    """In a small export every bucket may be a digit: it is a number in all of them, so a
+    query over the files works the same whatever the archive."""
+    everything = _bucket_types(folder)
+    assert {t for t, _ in everything} == {"BIGINT"}
+    assert {b for _, b in everything} == set(range(16))
+    con = _duck(folder)
+    for game_id, bucket in con.execute("SELECT id, bucket FROM games").fetchall():
+        assert bucket == int(game_id[0], 16)
+    with GameStore(store) as opened:
+        first = next(g.id for g in opened.games() if g.id[0] in "abcdef")
+        write_parquet(opened, tmp_path / "one", games=[first])
+        write_parquet(opened, tmp_path / "none", games=[])
+    assert _bucket_types(tmp_path / "one") == {("BIGINT", int(first[0], 16))}
+    assert _bucket_types(tmp_path / "none") == set()
+    assert json.loads((folder / "export.json").read_text(encoding="utf-8"))["format"] == 2
+
+
+def test_a_folder_of_the_user_keeps_its_mode_and_a_new_one_gets_the_usual(
+    store: Path, tmp_path: Path
+) -> None:
+    """The files are made in a hidden folder and moved in: the folder given keeps its mode
+    (group-writable, setgid: a shared folder), a new one is made as any folder is."""
+    given = tmp_path / "shared"
+    given.mkdir()
+    given.chmod(0o2775)
+    code, _, err = run("export", "--all", "--format", "parquet", "-o", str(given),
+                       "--db", str(store))
+    assert code == 0, err
+    assert given.stat().st_mode & 0o7777 == 0o2775
+    assert sorted(p.name for p in given.iterdir()) == ["events", "export.json", "games",
+                                                        "swimmers"]
+    umask = os.umask(0)
+    os.umask(umask)
+    code, _, err = run("export", "--all", "--format", "parquet", "-o", str(tmp_path / "new"),
+                       "--db", str(store))
+    assert code == 0, err
+    assert (tmp_path / "new").stat().st_mode & 0o777 == 0o777 & ~umask
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new", "shared"]  # nothing hidden left
+
+
+def test_the_current_folder_empty_is_a_folder_to_write(
+    store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    here = tmp_path / "here"
+    here.mkdir()
+    folder_itself = here.stat().st_ino
+    monkeypatch.chdir(here)
+    code, out, err = run("export", "--all", "--format", "parquet", "-o", ".", "--db", str(store))
+    assert code == 0, err
+    assert "wrote .:" in out
+    assert (here / "export.json").is_file()
+    assert here.stat().st_ino == folder_itself  # filled, not replaced
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["here"]
+
+
+def test_a_store_of_the_other_game_only_exports_no_game_and_says_so(tmp_path: Path) -> None:
+    """Without ids, export chooses Get Bit!'s games for Parquet, whatever else the store
+    holds; only naming a game of Come on! Bite me! is refused."""
+    db = tmp_path / "bite.db"
+    code, _, err = run("import", str(ROOT / "fixtures" / "biteme"), "--db", str(db))
+    assert code == 0, err
+    for args in ([], ["--all"], ["--status", "valid"]):
+        out_dir = tmp_path / f"out{len(args)}"
+        code, out, err = run("export", *args, "--format", "parquet", "-o", str(out_dir),
+                             "--db", str(db))
+        assert (code, err) == (0, ""), args
+        assert "0 games" in out
+    with GameStore(db) as opened:
+        some = next(iter(opened.games(everything=True))).id
+    code, _, err = run("export", some, "--format", "parquet", "-o", str(tmp_path / "x"),
+                       "--db", str(db))
+    assert code == 2
+    assert "is a game of Come on! Bite me!" in err
+
+
+def test_events_that_cannot_be_read_are_said_by_game_and_nothing_is_written(
+    store: Path, tmp_path: Path
+) -> None:
+    (tmp_path / "db").mkdir()
+    damaged = tmp_path / "db" / "damaged.db"
+    shutil.copyfile(store, damaged)
+    with sqlite3.connect(damaged) as conn:
+        game, number = conn.execute("SELECT game_id, game FROM event_games LIMIT 1 OFFSET 3"
+                                    ).fetchone()
+        triggers = [r[0] for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'event_runs'")]
+        for name in triggers:
+            conn.execute(f"DROP TRIGGER {name}")
+        conn.execute("UPDATE event_runs SET events = '[[1, ' WHERE game = ? AND seq = 1",
+                     (number,))
+    code, _, err = run("export", "--all", "--format", "parquet", "-o", str(tmp_path / "out"),
+                       "--db", str(damaged))
+    assert code != 0
+    assert f"game {game}: the events from seq 1 cannot be read" in err
+    assert "getbit check" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["db"]

@@ -10,7 +10,7 @@
 -- `plays_by_value`, `blank_plays` is `no_card_rounds`, `discarded` is
 -- `cards_discarded`, `rank_total` is for `average_rank`; `rank_distribution` is
 -- rank_distribution.sql. Rows in the order `getbit stats` lists players: win rate,
--- then games, both highest first, then name (LOWER here, Python's casefold there).
+-- then games, both highest first, then `player_key` (the name casefolded, as there).
 WITH counted AS (
     SELECT *
     FROM swimmers
@@ -158,4 +158,4 @@ SELECT
     CAST(hunger_left AS DOUBLE) / NULLIF(shark_games, 0) AS average_hunger_left,
     dated_games, longest_winning_streak, longest_losing_streak
 FROM players
-ORDER BY win_rate DESC, games DESC, LOWER(name), name
+ORDER BY win_rate DESC, games DESC, player_key
