@@ -38,6 +38,7 @@ from biteme.validate import BiteReport, validate_bite
 from console import (
     ERR,
     EXIT_BUG,
+    EXIT_INTERRUPTED,
     EXIT_INVALID,
     EXIT_OK,
     EXIT_UNREADABLE,
@@ -67,7 +68,7 @@ from getbit_events.simulate import BOTS, simulate_games
 from getbit_events.validate import GameReport, validate_game
 from importers import find_files
 from importers.reading import date_warnings
-from importers.skipping import Positions, Skip, Skipped
+from importers.skipping import Positions, Skip, Skipped, mark
 
 __all__ = ["ELSEWHERE", "app", "commands", "main"]
 
@@ -344,7 +345,11 @@ def validate(
             say_error(str(exc))
             raise typer.Exit(EXIT_UNREADABLE) from None
     counts = {"games": 0, "valid": 0, "invalid": 0, "unfinished": 0, "unchecked": 0}
-    code = _check_paths(paths, fmt, encoding, as_json, counts, jobs, given)
+    try:
+        code = _check_paths(paths, fmt, encoding, as_json, counts, jobs, given)
+    except KeyboardInterrupt:  # Ctrl-C: the workers are stopped by now
+        say_error("interrupted: the games said above were checked, the rest were not")
+        raise typer.Exit(EXIT_INTERRUPTED) from None
     if not as_json:
         unchecked = f", {counts['unchecked']} not checked (a bug)" if counts["unchecked"] else ""
         out.print(
@@ -392,37 +397,45 @@ def _check_paths(
         from importers.workers import in_order
 
         results: Iterator[_Item | _Checked] = in_order(
-            items, functools.partial(_check_apart, as_json=as_json, strengths=strengths), jobs
+            items,
+            functools.partial(_check_apart, as_json=as_json, strengths=strengths),
+            jobs,
+            mark=mark,
         )
     else:
         results = items(None)
     given = paths[0] if paths else Path()
     with Bar(ERR, "checking", sum(sizes.values()), not as_json, in_bytes=True) as bar:
-        for got in results:
-            if isinstance(got, int):  # the next file begins
-                given, path = files[got]
-                bar.next_file(sizes[path])
-            elif isinstance(got, str):  # the encoding it is read in (detected)
-                say_warning(got)
-            elif isinstance(got, InputError):
-                say_error(str(got))
-                code = max(code, EXIT_UNREADABLE)
-                said[given] += 1
-            elif isinstance(got, _Bug):
-                if got.trace:
-                    sys.stderr.write(got.trace)
-                say_error(f"{got.where}: {got.line}")
-                code = EXIT_BUG
-                said[given] += 1
-            elif isinstance(got, _Checked):
-                code = max(code, got.said(counts))
-                said[given] += 1
-                bar.advance(got.size)
-            elif isinstance(got, tuple):  # (a Skipped is another worker's: never here)
-                game, notes = got
-                code = max(code, _check(game, as_json, counts, list(notes), strengths))
-                said[given] += 1
-                bar.advance(len(game.text or b""))
+        try:
+            for got in results:
+                if isinstance(got, int):  # the next file begins
+                    given, path = files[got]
+                    bar.next_file(sizes[path])
+                elif isinstance(got, str):  # the encoding it is read in (detected)
+                    say_warning(got)
+                elif isinstance(got, InputError):
+                    say_error(str(got))
+                    code = max(code, EXIT_UNREADABLE)
+                    said[given] += 1
+                elif isinstance(got, _Bug):
+                    if got.trace:
+                        sys.stderr.write(got.trace)
+                    say_error(f"{got.where}: {got.line}")
+                    code = EXIT_BUG
+                    said[given] += 1
+                elif isinstance(got, _Checked):
+                    code = max(code, got.said(counts))
+                    said[given] += 1
+                    bar.advance(got.size)
+                elif isinstance(got, tuple):  # (a Skipped is another worker's: never here)
+                    game, notes = got
+                    code = max(code, _check(game, as_json, counts, list(notes), strengths))
+                    said[given] += 1
+                    bar.advance(len(game.text or b""))
+        except GetbitError as exc:  # the workers stopped (InputChanged, WorkerLost)
+            say_error(str(exc))  # what was checked before stands, said above
+            code = max(code, EXIT_UNREADABLE)
+            said = dict.fromkeys(said, 1)  # nothing more to say of the paths
     for given in (p for p, n in said.items() if not n):  # an empty file or folder
         hint = f" (no record files: {', '.join(suffixes)})" if given.is_dir() else ""
         say_warning(f"no games in {given}{hint}")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["EXIT_BUG", "EXIT_INVALID", "EXIT_OK", "EXIT_UNREADABLE"]
+__all__ = ["EXIT_BUG", "EXIT_INTERRUPTED", "EXIT_INVALID", "EXIT_OK", "EXIT_UNREADABLE"]
 
 #: all good
 EXIT_OK = 0
@@ -12,3 +12,5 @@ EXIT_INVALID = 1
 EXIT_UNREADABLE = 2
 #: an internal error: a bug in getbit, never the input's fault
 EXIT_BUG = 3
+#: stopped by Ctrl-C (SIGINT), as shells count it (128 + 2)
+EXIT_INTERRUPTED = 130

@@ -6,14 +6,14 @@ a ``Skipped`` in its place."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import TypeVar
 
 import attrs
 
 from getbit_events.events import SourcePos
 
-__all__ = ["Positions", "Skip", "Skipped"]
+__all__ = ["Positions", "Skip", "Skipped", "mark"]
 
 _T = TypeVar("_T")
 
@@ -59,3 +59,15 @@ class Positions:
             raise RuntimeError(f"game {item.index} of {item.source} skipped in its share")
         self.at += 1
         return item
+
+
+def mark(item: object) -> Hashable:
+    """What every worker must agree an item is (``workers.in_order`` checks they do):
+    a game, read or ``Skipped`` alike (or a command's tuple of one and what goes with
+    it), by its file and number; anything else (a file that cannot be read, a note)
+    by its type and text."""
+    game = item[0] if isinstance(item, tuple) and item else item
+    pos, index = getattr(game, "pos", None), getattr(game, "index", None)
+    if isinstance(pos, SourcePos) and isinstance(index, int):
+        return ("game", getattr(game, "source", pos.file), index)
+    return (type(item).__name__, str(item))

@@ -9,6 +9,15 @@ ahead of the one process that takes them: chunk 0 from worker 0, chunk 1 from
 worker 1, ..., so the results come in input order whatever N. Memory is bounded
 by ``N * AHEAD * CHUNK`` results. Loaded only by the commands that run workers
 (``multiprocessing`` is not for ``getbit -h``).
+
+That the workers agree is checked, not assumed: a file deleted, cut or added to
+while they read it can make one see other items than the other. Each worker
+keeps a running hash of every item's mark (``mark``: a game by its file and
+number, read or skipped alike) and sends it with each chunk, at its start and
+its end; where one chunk's start is not the chunk before's end, or the workers
+see the input end in different places, ``in_order`` stops with ``InputChanged``
+rather than give a game twice or leave one out. A worker that dies (killed, out
+of memory) is ``WorkerLost``, not a wait for ever.
 """
 
 from __future__ import annotations
@@ -17,14 +26,19 @@ import gc
 import multiprocessing
 import os
 import queue
-from collections.abc import Callable, Generator, Iterable
+import signal
+from collections.abc import Callable, Generator, Hashable, Iterable
 from typing import Any, TypeVar
+
+from getbit_events.errors import GetbitError, InputError
 
 __all__ = [
     "AHEAD",
     "CHUNK",
     "SMALL_INPUT",
+    "InputChanged",
     "Share",
+    "WorkerLost",
     "bug",
     "cores",
     "default_jobs",
@@ -88,6 +102,42 @@ def bug(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {said} (please report it)"
 
 
+class InputChanged(InputError):
+    """The workers read the input differently: a file changed while it was read."""
+
+    def __init__(self, where: Hashable) -> None:
+        said = _said(where)
+        super().__init__(
+            f"the files changed while they were read{said}: the workers saw different "
+            "games, so nothing after that point was taken; what was done before it is "
+            "kept. Run the command again once the files stay as they are"
+        )
+
+
+class WorkerLost(GetbitError, RuntimeError):
+    """A worker process ended before its share was done."""
+
+    def __init__(self, code: int | None) -> None:
+        how = (f"killed by signal {-code} ({signal.Signals(-code).name}), perhaps for want "
+               "of memory" if code is not None and code < 0 and -code in _SIGNALS
+               else f"exit code {code}")
+        super().__init__(
+            f"a worker process stopped before its share was done ({how}): what was done "
+            "before it is kept. Run the command again to do the rest"
+        )
+
+
+_SIGNALS = {s.value for s in signal.Signals}
+
+
+def _said(where: Hashable) -> str:
+    """Where the workers were found to disagree, as a person reads it: a game's file and
+    number (the marks of ``importers.skipping.mark``), or nothing."""
+    if isinstance(where, tuple) and len(where) == 3 and where[0] == "game":
+        return f" (found at {where[1]} game {where[2]})"
+    return ""
+
+
 _T = TypeVar("_T")
 _R = TypeVar("_R")
 
@@ -101,6 +151,7 @@ def in_order(
     work: Callable[[_T], _R],
     jobs: int,
     chunk: int | None = None,
+    mark: Callable[[_T], Hashable] = repr,
 ) -> Generator[_R, None, None]:
     """``work(item)`` for every item of ``items()``, in ``jobs`` worker processes,
     given back in the order of the items. Every worker calls ``items()`` and
@@ -111,13 +162,17 @@ def in_order(
     ``items`` is called with the worker's share (``mine(position)``: True for the
     positions it works on; None where one process does all): it may give anything in
     place of an item not in the share (a reader that skips the games it need not
-    read, ``importers.skipping``), as long as it gives one for every position."""
+    read, ``importers.skipping``), as long as it gives one for every position, and
+    ``mark`` gives it the mark of the item it stands for (the same in every worker).
+    InputChanged where the workers' marks part; WorkerLost for a worker that died."""
     size = CHUNK if chunk is None else chunk
     context = multiprocessing.get_context("fork")  # the workers start as this process is
     queues = [context.Queue(AHEAD) for _ in range(jobs)]
     workers = [
         context.Process(
-            target=_worker, args=(items, work, w, jobs, size, queues[w], os.getpid()), daemon=True
+            target=_worker,
+            args=(items, work, mark, w, jobs, size, queues[w], os.getpid()),
+            daemon=True,
         )
         for w in range(jobs)
     ]
@@ -131,13 +186,22 @@ def in_order(
     gc.unfreeze()
     try:
         chunk = 0
+        agreed = _START  # the hash of the marks of every item given so far
         while True:
-            got = queues[chunk % jobs].get()
-            if got is None:  # its share is done: so is every chunk after this one
+            w = chunk % jobs
+            got = _take(queues[w], workers[w])
+            if got[0] == "end":  # its share is done: so is every chunk after this one
+                if got[2] != agreed:
+                    raise InputChanged(None)
+                for other in range(jobs):  # and every other worker ends there too
+                    if other != w and _take(queues[other], workers[other]) != got:
+                        raise InputChanged(None)
                 return
-            if isinstance(got, BaseException):
-                raise got
-            yield from got
+            _, before, after, first, results = got
+            if before != agreed:
+                raise InputChanged(first)
+            yield from results
+            agreed = after
             chunk += 1
     finally:
         for worker in workers:
@@ -148,16 +212,42 @@ def in_order(
             q.close()
 
 
+_START = 0
+
+
+def _take(box: Any, worker: Any) -> Any:
+    """The next message of ``worker`` on ``box``; WorkerLost when it died without one,
+    and what it sent about a bug raised here."""
+    while True:
+        try:
+            got = box.get(timeout=1.0)
+            break
+        except queue.Empty:
+            if worker.is_alive():
+                continue
+            try:  # what it sent just before it ended
+                got = box.get(timeout=1.0)
+                break
+            except queue.Empty:
+                raise WorkerLost(worker.exitcode) from None
+    if isinstance(got, BaseException):
+        raise got
+    return got
+
+
 def _worker(
     items: Callable[[Share | None], Iterable[_T]],
     work: Callable[[_T], _R],
+    mark: Callable[[_T], Hashable],
     me: int,
     jobs: int,
     chunk: int,
     out: Any,
     parent: int,
 ) -> None:
-    """One worker: its share of the items, chunk by chunk, then None."""
+    """One worker: its share of the items, chunk by chunk (each with the hash of the
+    marks of every item before it and of every item to its end), then the end (how
+    many items there were, and the hash of all their marks)."""
 
     def send(value: object) -> None:
         while True:  # the writer gone (killed): stop, do not wait for it forever
@@ -173,19 +263,24 @@ def _worker(
 
     try:
         done: list[_R] = []
+        trace = before = _START
+        first: Hashable = None
+        count = 0
         for position, item in enumerate(items(mine)):
-            if not mine(position):
-                continue
-            done.append(work(item))
-            if (position + 1) % chunk == 0:
-                send(done)
+            count = position + 1
+            marked = mark(item)
+            if mine(position):
+                if position % chunk == 0:
+                    before, first = trace, marked
+                done.append(work(item))
+            trace = hash((trace, marked))  # forks of one process: one string hash seed
+            if mine(position) and count % chunk == 0:
+                send(("chunk", before, trace, first, done))
                 done = []
         if done:
-            send(done)
-        send(None)
+            send(("chunk", before, trace, first, done))
+        send(("end", count, trace))
     except BaseException as exc:  # a bug here: the writer says so
         send(RuntimeError(bug(exc)))
     out.close()
     out.join_thread()
-
-

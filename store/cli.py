@@ -26,6 +26,7 @@ from rich.text import Text
 from biteme.validate import BiteReport
 from console import (
     ERR,
+    EXIT_INTERRUPTED,
     EXIT_INVALID,
     EXIT_OK,
     EXIT_UNREADABLE,
@@ -190,6 +191,14 @@ def import_command(
             )
         except GetbitError as exc:
             raise _fail(exc) from None
+        except KeyboardInterrupt:  # said once the bar is gone
+            summary = None
+    if summary is None:
+        say_error(
+            "interrupted: the games stored before are kept, each whole; the same import "
+            "again stores the rest (it finds those stored already)"
+        )
+        raise typer.Exit(EXIT_INTERRUPTED)
     if as_json:
         write_json(summary.to_json())
     else:

@@ -27,7 +27,7 @@ from getbit_events.errors import GetbitError, InputError
 from getbit_events.record import RecordedGame
 from getbit_events.validate import GameReport, validate_game
 from importers.reading import date_warnings
-from importers.skipping import Positions, Skipped
+from importers.skipping import Positions, Skipped, mark
 from importers.workers import AHEAD, Share, bug, default_jobs, in_order
 from importers.workers import CHUNK as WORKER_CHUNK
 from store.adding import NewGame, prepare
@@ -163,7 +163,7 @@ def checked_games(
     if jobs <= 1:
         return (_work(item, valid_only, False) for item in items(None))
     work = functools.partial(_work, valid_only=valid_only, light=True)
-    return in_order(items, work, jobs, CHUNK)
+    return in_order(items, work, jobs, CHUNK, mark)
 
 
 def files_items(

@@ -90,9 +90,9 @@ def started(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     counts: list[int] = []
     real = workers.in_order
 
-    def spy(items: object, work: object, n: int, *rest: object) -> object:
+    def spy(items: object, work: object, n: int, *rest: object, **named: object) -> object:
         counts.append(n)
-        return real(items, work, n, *rest)  # type: ignore[arg-type]
+        return real(items, work, n, *rest, **named)  # type: ignore[arg-type]
 
     monkeypatch.setattr(workers, "in_order", spy)  # validate's
     monkeypatch.setattr(jobs, "in_order", spy)  # import's
@@ -270,6 +270,52 @@ def test_a_kill_mid_import_with_workers_leaves_no_half_game(tmp_path: Path) -> N
         assert store.count() == 300
 
 
+_INTERRUPTED_IMPORT = """
+import sys
+from store import importing
+importing.BATCH_GAMES = 5
+from cli import main
+sys.argv = ["getbit", "import", "--db", sys.argv[1], "--jobs", "2", sys.argv[2]]
+main()
+"""
+
+
+def test_ctrl_c_mid_import_says_what_is_kept_and_leaves_nothing_running(tmp_path: Path) -> None:
+    db, games = tmp_path / "games.db", tmp_path / "big.gbn"
+    games.write_text(write_gbn(simulate_games(400, "standard", 5, 4, "random")), "utf-8")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _INTERRUPTED_IMPORT, str(db), str(games)],
+        stderr=subprocess.PIPE, text=True, cwd=ROOT, start_new_session=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # some batches stored: mid-import
+        try:
+            with sqlite3.connect(db) as conn:
+                if conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] >= 10:
+                    break
+        except sqlite3.Error:
+            pass
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C: the terminal signals the whole group
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines()[-1] == (
+        "getbit import: interrupted: the games stored before are kept, each whole; the same "
+        "import again stores the rest (it finds those stored already)"
+    )
+    assert "Traceback" not in err
+    found = subprocess.run(["pgrep", "-f", str(games)], capture_output=True, text=True)
+    assert not found.stdout.strip()  # no worker left
+    assert check_store(db).ok
+    with GameStore(db) as store:
+        stored = store.count()
+    assert 10 <= stored < 400
+    code, out, _ = _import(games, db, 2)
+    assert code == 0
+    assert f"{stored} already stored" in out
+
+
 @pytest.mark.parametrize("as_json", [[], ["--json"]])
 def test_validate_says_the_same_whatever_the_jobs(
     damaged: Path,
@@ -310,9 +356,9 @@ def test_validate_starts_workers_only_for_an_input_worth_sharing(
     started: list[int] = []
     real = workers.in_order
 
-    def spy(items: object, work: object, n: int, chunk: int | None = None) -> object:
+    def spy(items: object, work: object, n: int, *rest: object, **named: object) -> object:
         started.append(n)
-        return real(items, work, n, chunk)  # type: ignore[arg-type]
+        return real(items, work, n, *rest, **named)  # type: ignore[arg-type]
 
     monkeypatch.setattr(workers, "in_order", spy)
     small = tmp_path / "small.gbn"
@@ -323,3 +369,53 @@ def test_validate_starts_workers_only_for_an_input_worth_sharing(
     assert started == []
     assert _run("validate", str(big))[0] == 0
     assert started == ([workers.default_jobs()] if workers.default_jobs() > 1 else [])
+
+
+@pytest.mark.patched
+@pytest.mark.parametrize("command", ["import", "validate"])
+def test_a_file_gone_between_the_workers_reads_stops_them_and_costs_no_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """b.gbn is deleted after one worker opened it and before the other did: they no
+    longer agree on which game is which, so the command stops and says so, rather than
+    store a game twice and leave out games of c.gbn without a word. What was stored
+    is whole, and the same import again stores the rest."""
+    folder = tmp_path / "records"
+    folder.mkdir()
+    for name, count, seed in (("a", 150, 1), ("b", 40, 2), ("c", 150, 3)):
+        (folder / f"{name}.gbn").write_text(
+            write_gbn(simulate_games(count, "standard", 5, seed, "random")), "utf-8")
+    first = tmp_path / "first-open"
+
+    def gone_after_the_first_open(real: object) -> object:
+        def opened(path: object, *args: object, **kwargs: object) -> object:
+            if Path(str(path)).name == "b.gbn":
+                try:
+                    os.close(os.open(first, os.O_CREAT | os.O_EXCL))
+                except FileExistsError:  # the other worker: the file is gone by now
+                    from getbit_events.errors import InputError
+                    raise InputError(f"{path}: cannot read: No such file or directory") from None
+            return real(*(path, *args), **kwargs)  # type: ignore[operator]
+        return opened
+
+    import cli
+    import importers
+
+    records = gone_after_the_first_open(importers.iter_records)
+    monkeypatch.setattr(importers, "iter_records", records)  # import's
+    monkeypatch.setattr(cli, "_games", gone_after_the_first_open(cli._games))  # validate's
+    db = tmp_path / "s.db"
+    args = ["--db", str(db)] if command == "import" else []
+    code, _out, err = _run(command, *args, "--jobs", "2", str(folder))
+    assert code == 2
+    assert "the files changed while they were read" in err
+    if command == "validate":
+        return
+    assert check_store(db).ok
+    monkeypatch.undo()
+    code, _, err = _import(folder, db, 2)
+    assert code == 0, err
+    clean = tmp_path / "clean.db"
+    assert _import(folder, clean, 1)[0] == 0
+    assert _said(db)["export"] == _said(clean)["export"]
+    assert _said(db)["stats"] == _said(clean)["stats"]
