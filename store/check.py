@@ -5,6 +5,7 @@ the chain of games followed; nothing written.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import sqlite3
@@ -12,6 +13,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
+
+import sqlite_utils
 
 from getbit_events.errors import StoreError
 from getbit_events.events import Event, GameEnded, GameStarted
@@ -28,6 +31,7 @@ from store.schema import (
     HISTORY_COLUMNS,
     HISTORY_GUARDS,
     LEGACY_GUARDS,
+    MIGRATIONS,
     ROW_SLOTS,
     SOURCES_GUARDS,
     live,
@@ -128,7 +132,7 @@ class _Checker:
                     "the chain of games was not checked: the store predates it (any "
                     "command but check adds it, opening the store)"
                 )
-            self._strays()
+            self._strays("sources" in tables)
             self._history("history" in tables)
             self._totals("history" in tables)
             if "sources" in tables:  # a store from before keeps no record texts
@@ -198,17 +202,25 @@ class _Checker:
             )
 
     def _guards(self, names: Sequence[str] = GUARDS, what: str = "the append-only tables") -> None:
-        """Damage when a trigger of ``names`` that guards ``what`` was dropped."""
-        found = {
-            name for (name,) in self.conn.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'trigger'"
-            )
-        }
+        """Damage when a trigger of ``names`` that guards ``what`` was dropped, or made
+        again otherwise than a store makes it (one that guards nothing: ``WHEN 0``)."""
+        triggers = "SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"
+        found = dict(self.conn.execute(triggers))
         missing = [name for name in names if name not in found]
         if missing:
             self.damage.append(
                 Damage(None, f"trigger{'s' * (len(missing) != 1)} {', '.join(missing)} "
                        f"dropped: {what} can be rewritten")
+            )
+        expected = _guard_sql()
+        changed = [
+            name for name in names
+            if name in found and name in expected and _spaced(found[name]) != expected[name]
+        ]
+        if changed:
+            self.damage.append(
+                Damage(None, f"trigger{'s' * (len(changed) != 1)} {', '.join(changed)} "
+                       f"changed from what getbit made: {what} may be rewritten")
             )
 
     # -- one game ----------------------------------------------------------------
@@ -424,12 +436,14 @@ class _Checker:
 
     # -- rows without a game -------------------------------------------------------
 
-    def _strays(self) -> None:
+    def _strays(self, sources: bool) -> None:
         events = "event_games" if self.kinds is not None else "events"
         for table, what in (
             (events, "its events are stored but its game is not (the game was removed)"),
             ("violations", "its violations are stored but its game is not"),
             (readmodel.TABLE, "its read-model rows are there but its game is not"),
+            *((("sources", "its record text is stored but its game is not"),) if sources
+              else ()),
         ):
             cursor = self.conn.execute(
                 f"SELECT DISTINCT game_id FROM {table} "
@@ -444,6 +458,20 @@ class _Checker:
             if strays:
                 self.damage.append(Damage(None, f"{strays} runs of events (event_runs) are "
                                           "stored without their game"))
+
+
+@functools.cache
+def _guard_sql() -> dict[str, str]:
+    """Each trigger's SQL as a new store has it (``_spaced``): what every store's guards
+    must say, however old the store (the migrations make them the same)."""
+    db = sqlite_utils.Database(memory=True)
+    MIGRATIONS.apply(db)
+    triggers = db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
+    return {name: _spaced(sql) for name, sql in triggers.fetchall()}
+
+
+def _spaced(sql: Any) -> str:
+    return " ".join(str(sql).split())
 
 
 def _cycle(supersedes: Mapping[str, Sequence[str]], start: str) -> bool:

@@ -437,6 +437,18 @@ TAMPERING: dict[str, tuple[Callable[[Path, list[str]], None], int | None, str]] 
         lambda p, ids: _tamper(p, drop="event_runs_no_replace"),
         None, "trigger event_runs_no_replace dropped",
     ),
+    "a trigger made again to guard nothing": (
+        lambda p, ids: _tamper(
+            p, (("CREATE TRIGGER games_no_update BEFORE UPDATE ON games WHEN 0 "
+                "BEGIN SELECT 1; END"), ()),
+            drop="games_no_update"),
+        None, "trigger games_no_update changed from what getbit made",
+    ),
+    "a record text of no game": (
+        lambda p, ids: _tamper(
+            p, ("INSERT INTO sources (game_id, text, size) VALUES ('f00d', X'5B5D', NULL)", ())),
+        None, "",  # named by its game id, checked below
+    ),
     "a total changed": (
         lambda p, ids: _tamper(p, ("UPDATE player_totals SET wins = wins + 1", ())),
         None, "the totals in player_totals do not match",
@@ -481,6 +493,10 @@ def test_check_finds_each_kind_of_tampering(stored: tuple[Path, list[str]], name
     tamper(path, ids)
     result = check_store(path)
     assert not result.ok
+    if name == "a record text of no game":
+        assert any(d.game == "f00d" and d.problem == "its record text is stored but its game is "
+                   "not" for d in result.damage), result.damage
+        return
     named = [d for d in result.damage if d.game == (ids[which] if which is not None else None)]
     assert any(said in d.problem for d in named), result.damage
     code, out, _ = _run("check", "--db", str(path))
