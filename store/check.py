@@ -32,6 +32,7 @@ from store.schema import (
     HISTORY_GUARDS,
     LEGACY_GUARDS,
     MIGRATIONS,
+    RECORD,
     ROW_SLOTS,
     SOURCES_GUARDS,
     live,
@@ -47,6 +48,7 @@ from store.stored import (
     chain_row,
     chain_value,
     read_head,
+    record_digest,
     rows_digest,
 )
 
@@ -83,6 +85,8 @@ class _Checker:
         self.games = self.events = 0
         self.kinds: eventlog.Kinds | None = None  # None: events in a table (a store from before)
         self.ranged = False  # whether the read model keeps a game's rows by its rowids
+        self.sources = False  # whether the store keeps record texts
+        self.unrecorded = 0  # games stored before their record texts were hashed (m010)
 
     def run(self) -> CheckResult:
         conn = self.conn
@@ -109,7 +113,8 @@ class _Checker:
             last = GENESIS
             previous: str | None = None
             twice = self._twice()
-            for row in self._rows(chained, GAME in columns):
+            self.sources = "sources" in tables
+            for row in self._rows(chained, columns):
                 self.games += 1
                 game_id = str(row["id"])
                 problems = self._game(game_id, row)
@@ -132,6 +137,13 @@ class _Checker:
                     "the chain of games was not checked: the store predates it (any "
                     "command but check adds it, opening the store)"
                 )
+            if self.unrecorded:
+                self.notes.append(
+                    f"{self.unrecorded} game{'s' * (self.unrecorded != 1)} stored before their "
+                    "record texts were "
+                    "hashed (m010_record): their texts and their violations' lines, columns "
+                    "and rulings are guarded by the triggers alone"
+                )
             self._strays("sources" in tables)
             self._history("history" in tables)
             self._totals("history" in tables)
@@ -147,17 +159,16 @@ class _Checker:
         found = self.conn.execute("SELECT hash FROM games GROUP BY hash HAVING COUNT(*) > 1")
         return {digest: None for (digest,) in found}
 
-    def _rows(self, chained: bool, games: bool) -> Iterator[dict[str, Any]]:
+    def _rows(self, chained: bool, columns: set[str]) -> Iterator[dict[str, Any]]:
         """Every games row as a dict (``game``: Get Bit!'s in a store from before
-        ``m007_game``)."""
+        ``m007_game``; ``record``: None before ``m010_record``)."""
         names = (*GAME_COLUMNS, *CHAIN_COLUMNS) if chained else GAME_COLUMNS
-        if games:
-            names = (*names, GAME)
-        names = (*names, "rowid")
+        names = (*names, *(c for c in (GAME, RECORD) if c in columns), "rowid")
         cursor = self.conn.execute(f"SELECT {', '.join(names)} FROM games ORDER BY rowid")
         for values in cursor:
             row = dict(zip(names, values, strict=True))
             row.setdefault(GAME, GET_BIT)
+            row.setdefault(RECORD, None)
             yield row
 
     # -- the chain ---------------------------------------------------------------
@@ -170,7 +181,8 @@ class _Checker:
             else:
                 problems.append(f"a game stored between {previous} and it is missing")
         own = chain_value(
-            row["prev"] or GENESIS, chain_row([row[c] for c in GAME_COLUMNS], row[GAME])
+            row["prev"] or GENESIS,
+            chain_row([row[c] for c in GAME_COLUMNS], row[GAME], row[RECORD]),
         )
         if row["chain"] != own:
             problems.append("its games row was changed (it does not match its chain value)")
@@ -215,7 +227,7 @@ class _Checker:
         expected = _guard_sql()
         changed = [
             name for name in names
-            if name in found and name in expected and _spaced(found[name]) != expected[name]
+            if name in found and name in expected and _spaced(found[name]) not in expected[name]
         ]
         if changed:
             self.damage.append(
@@ -224,6 +236,18 @@ class _Checker:
             )
 
     # -- one game ----------------------------------------------------------------
+
+    def _record(self, game_id: str, violations: list[tuple[Any, ...]]) -> str:
+        """``stored.record_digest`` of the game as it is stored now."""
+        found = self.conn.execute(
+            "SELECT text, size FROM sources WHERE game_id = ? ORDER BY rowid LIMIT 2", (game_id,)
+        ).fetchall() if self.sources else []
+        if len(found) > 1:
+            return "two record texts"  # matches no digest
+        if found and not isinstance(found[0][0], bytes):
+            return "not bytes"  # matches no digest: kept as a BLOB, always
+        source = (found[0][0], found[0][1]) if found else None
+        return record_digest(source, violations)
 
     def _game(self, game_id: str, row: dict[str, Any]) -> list[str]:
         conn = self.conn
@@ -238,10 +262,19 @@ class _Checker:
         gaps = seq_gaps(stored, held)
         if gaps is not None:
             problems.append(f"events: {gaps}")
-        violations = conn.execute(
-            "SELECT code, round, message FROM violations WHERE game_id = ? ORDER BY rowid",
+        rows = conn.execute(
+            'SELECT line, "column", round, code, rule, message FROM violations '
+            "WHERE game_id = ? ORDER BY rowid",
             (game_id,),
         ).fetchall()
+        violations = [(code, round_, message) for _, _, round_, code, _, message in rows]
+        if row[RECORD] is None:
+            self.unrecorded += 1
+        elif row[RECORD] != self._record(game_id, rows):
+            problems.append(
+                "its record text or its violations' lines, columns or rulings are not those "
+                "it was stored with (they do not hash to its record)"
+            )
         if len(violations) != row["violations"]:
             problems.append(f"{len(violations)} violations stored, {row['violations']} expected")
         tags = _json(row["tags"], dict)
@@ -460,14 +493,30 @@ class _Checker:
                                           "stored without their game"))
 
 
+#: Guards as an earlier getbit made them, which a store not migrated since holds (``getbit
+#: check`` migrates nothing): ``m003_defences`` to ``m008`` made ``games_no_replace``
+#: with a term of the hash, which ``m009_no_hash_index`` took out.
+_FORMER_GUARDS = {
+    "games_no_replace": (
+        "CREATE TRIGGER games_no_replace BEFORE INSERT ON games WHEN EXISTS (SELECT 1 FROM "
+        "games WHERE id = NEW.id OR hash = NEW.hash OR rowid = NEW.rowid) BEGIN SELECT "
+        "RAISE(ABORT, 'games are append-only: a stored row cannot be replaced'); END"
+    ),
+}
+
+
 @functools.cache
-def _guard_sql() -> dict[str, str]:
-    """Each trigger's SQL as a new store has it (``_spaced``): what every store's guards
-    must say, however old the store (the migrations make them the same)."""
+def _guard_sql() -> dict[str, set[str]]:
+    """What each trigger's SQL may be (``_spaced``): as a new store has it (the
+    migrations make every migrated store's the same), or as an earlier getbit made it
+    (``_FORMER_GUARDS``)."""
     db = sqlite_utils.Database(memory=True)
     MIGRATIONS.apply(db)
     triggers = db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
-    return {name: _spaced(sql) for name, sql in triggers.fetchall()}
+    found = {name: {_spaced(sql)} for name, sql in triggers.fetchall()}
+    for name, sql in _FORMER_GUARDS.items():
+        found[name].add(sql)
+    return found
 
 
 def _spaced(sql: Any) -> str:

@@ -26,6 +26,7 @@ __all__ = [
     "HISTORY_GUARDS",
     "LEGACY_GUARDS",
     "MIGRATIONS",
+    "RECORD",
     "ROW_SLOTS",
     "SOURCES_GUARDS",
     "TAG_DATE",
@@ -59,6 +60,10 @@ GAME_COLUMNS = (
 #: ``get-bit`` or ``bite-me`` (``stored.GAMES``). Its chain value covers it where it
 #: is not ``get-bit`` (``stored.chain_row``), so a migrated store's chain stands.
 GAME = "game"
+#: The column of ``games`` holding the hash of a game's record text and violation rows
+#: (``stored.record_digest``, ``m010_record``), which its chain value covers; NULL for
+#: a game stored before, whose chain value stands as it was.
+RECORD = "record"
 #: The chain's columns of ``games``: the previous game's chain value, and this game's.
 CHAIN_COLUMNS = ("prev", "chain")
 
@@ -478,3 +483,15 @@ def m009_no_hash_index(db: sqlite_utils.Database) -> None:
     name, create = rewrite_guard("games")
     db.execute(f"DROP TRIGGER IF EXISTS {name}")
     db.execute(create)
+
+
+@MIGRATIONS()
+def m010_record(db: sqlite_utils.Database) -> None:
+    """``games.record``: the hash of a game's record text as ``sources`` keeps it and of
+    its violation rows, lines, columns and rulings too (``stored.record_digest``),
+    which the game's chain value covers (``stored.chain_row``). The game's own hash
+    covers its events and its violations' codes, rounds and messages only, so a
+    record text or a violation's line changed behind the triggers went unseen by
+    ``getbit check``. Games stored before keep NULL (their chain values stand):
+    their texts are guarded by the triggers alone. Adds no row and changes none."""
+    db.execute(f"ALTER TABLE games ADD COLUMN {RECORD} TEXT")

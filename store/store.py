@@ -36,6 +36,7 @@ from store.schema import (
     GAME,
     GAME_COLUMNS,
     MIGRATIONS,
+    RECORD,
     create_read_model,
     live,
     quote,
@@ -57,6 +58,7 @@ from store.stored import (
     chain_value,
     default_path,
     read_head,
+    record_digest,
 )
 from store.totals import add_tally, read_totals
 
@@ -134,7 +136,7 @@ class GameStore:
 
     def _prepare(self) -> None:
         cols = list(readmodel.COLUMNS)
-        columns = (*GAME_COLUMNS, *CHAIN_COLUMNS, GAME)
+        columns = (*GAME_COLUMNS, *CHAIN_COLUMNS, GAME, RECORD)
         self._insert_game = (
             f"INSERT INTO games ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
         )
@@ -291,13 +293,14 @@ class GameStore:
         """Insert the game's row, chained to ``prev``: its id, rowid and chain value;
         or, for a game already stored, what adding it did."""
         game_id = new.digest[:ID_LENGTH]
+        record = record_digest(new.source, new.violations)
         try:  # the unique id finds a game stored under it: this one, or one starting the same
-            seq, chain = self._insert(conn, prev, (game_id, new.digest, *new.row), new.game)
+            seq, chain = self._insert(conn, prev, (game_id, new.digest, *new.row), new.game, record)
         except sqlite3.IntegrityError:
             game_id, known = self._own_id(new.digest)
             if known:
                 return AddResult(game_id, False, new.status)
-            seq, chain = self._insert(conn, prev, (game_id, new.digest, *new.row), new.game)
+            seq, chain = self._insert(conn, prev, (game_id, new.digest, *new.row), new.game, record)
         if conn.execute(self._orphans, (game_id,)).fetchone() is not None:
             raise StoreError(
                 f"game {game_id}: the store holds events under its id but no game "
@@ -357,12 +360,13 @@ class GameStore:
             raise StoreError(f"{self.path}: could not write the history: {exc}") from None
 
     def _insert(
-        self, conn: sqlite3.Connection, prev: str, row: tuple[Any, ...], game: str
+        self, conn: sqlite3.Connection, prev: str, row: tuple[Any, ...], game: str, record: str
     ) -> tuple[int, str]:
-        """Insert a games row of ``game`` chained to ``prev``: its rowid (the game's
-        order) and chain value."""
-        chain = chain_value(prev, chain_row(row, game))
-        return conn.execute(self._insert_game, (*row, prev, chain, game)).lastrowid or 0, chain
+        """Insert a games row of ``game`` chained to ``prev``, with its ``record``
+        (``stored.record_digest``): its rowid (the game's order) and chain value."""
+        chain = chain_value(prev, chain_row(row, game, record))
+        inserted = conn.execute(self._insert_game, (*row, prev, chain, game, record))
+        return inserted.lastrowid or 0, chain
 
     def _head(self) -> tuple[int, str]:
         """The chain's head: how many games, the last one's chain value (inside a write)."""

@@ -50,6 +50,7 @@ __all__ = [
     "kept_violations",
     "lookup_store",
     "read_head",
+    "record_digest",
     "rows_digest",
     "source_kind",
     "status_of",
@@ -290,11 +291,25 @@ def chain_value(prev: str, row: Sequence[object]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def chain_row(row: Sequence[object], game: str) -> Sequence[object]:
-    """What a game's chain value covers: its ``schema.GAME_COLUMNS``, and its game
-    when that is not Get Bit! (so the chain values of games stored before the
-    column was there stand)."""
+def chain_row(row: Sequence[object], game: str, record: str | None = None) -> Sequence[object]:
+    """What a game's chain value covers: its ``schema.GAME_COLUMNS``, its game when
+    that is not Get Bit!, and its ``record`` (``record_digest``) with its game when it
+    has one (so the chain values of games stored before each column stand)."""
+    if record is not None:
+        return (*row, game, record)
     return row if game == GET_BIT else (*row, game)
+
+
+def record_digest(
+    source: tuple[bytes, int | None] | None, violations: Iterable[Sequence[object]]
+) -> str:
+    """The hash of what a game keeps beside its events (``schema.RECORD``): its record
+    text as ``sources`` keeps it (the bytes and their length unpacked; None: no text)
+    and its violation rows (line, column, round, code, rule, message), in order."""
+    text = None if source is None else [hashlib.sha256(bytes(source[0])).hexdigest(), source[1]]
+    rows = [list(v) for v in violations]
+    packed = json.dumps([text, rows], separators=(",", ":"))  # ASCII: any text encodes
+    return hashlib.sha256(packed.encode()).hexdigest()
 
 
 def chain_head(count: int, last: str) -> str:

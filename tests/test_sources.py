@@ -92,6 +92,31 @@ def test_check_names_a_dropped_guard_of_the_texts(stored: tuple[Path, list[str]]
                for d in result.damage)
 
 
+def test_check_names_a_text_rewritten_behind_its_guard_put_back(
+    stored: tuple[Path, list[str]],
+) -> None:
+    """The guard dropped, the text rewritten, the guard made again as it was: the
+    game's record hash (m010_record), which its chain value covers, no longer matches."""
+    db, ids = stored
+    conn = sqlite3.connect(db)
+    (guard,) = conn.execute(
+        "SELECT sql FROM sqlite_master WHERE name = 'sources_no_update'").fetchone()
+    conn.execute("DROP TRIGGER sources_no_update")
+    conn.execute("UPDATE sources SET text = CAST('[Event \"forged\"]' AS BLOB), size = NULL "
+                 "WHERE game_id = ?", (ids[0],))
+    conn.execute(guard)
+    conn.commit()
+    conn.close()
+    result = check_store(db)
+    assert [(d.game, d.problem) for d in result.damage] == [
+        (ids[0], ("its record text or its violations' lines, columns or rulings are not those "
+         "it was stored with (they do not hash to its record)")),
+    ]
+    code, out, _ = _run("check", "--db", str(db))
+    assert code == 1
+    assert ids[0] in out.decode()
+
+
 def test_a_game_with_no_text_kept_says_so(tmp_path: Path) -> None:
     from getbit_events.validate import validate_game
     from importers.gbn import read_gbn

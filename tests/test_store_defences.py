@@ -23,6 +23,8 @@ from getbit_events.validate import GameReport, validate_game
 from importers.gbn import read_gbn, write_gbn
 from store import MIGRATIONS, GameStore, check_store, eventlog, game_hash, readmodel
 from store.importing import import_paths
+from store.schema import GAME_COLUMNS
+from store.stored import GENESIS, chain_value
 
 #: what these test is plain Python in both builds (none of setup.py's COMPILED is their
 #: subject): the compiled build's pass of .ci/run leaves them to the plain pass
@@ -325,7 +327,11 @@ def test_an_older_store_is_chained_when_it_is_opened(tmp_path: Path) -> None:
         tables = {t: store.db.execute(f"SELECT * FROM {t}").fetchall()
                   for t in ("games", "events", "violations", *readmodel.TOTALS)}
         swimmers = store.db.execute(f"SELECT rowid, * FROM {readmodel.TABLE}").fetchall()
-        chains = [r[0] for r in store.db.execute("SELECT chain FROM games ORDER BY rowid")]
+        # as m003 chains the games of an older store: no record hash (m010) to cover
+        chains, prev = [], GENESIS
+        for row in store.db.execute(f"SELECT {', '.join(GAME_COLUMNS)} FROM games ORDER BY rowid"):
+            prev = chain_value(prev, row)
+            chains.append(prev)
     old = tmp_path / "old.db"
     db = sqlite_utils.Database(old)
     MIGRATIONS.apply(db, stop_before="m003_defences")  # a store as getbit wrote it before
@@ -427,6 +433,18 @@ TAMPERING: dict[str, tuple[Callable[[Path, list[str]], None], int | None, str]] 
         lambda p, ids: _tamper(p, ("DELETE FROM violations WHERE game_id = ?", (ids[4],)),
                                drop="violations_no_delete"),
         4, "0 violations stored, 1 expected",
+    ),
+    "a record text given to a game kept without one": (  # the guards let an insert in
+        lambda p, ids: _tamper(
+            p, (("INSERT INTO sources (game_id, text, size) VALUES (?, CAST('[Event \"forged\"]' "
+                "AS BLOB), NULL)"), (ids[1],))),
+        1, "its record text or its violations' lines, columns or rulings are not those",
+    ),
+    "a violation's line and ruling changed": (
+        lambda p, ids: _tamper(
+            p, ("UPDATE violations SET line = 999, rule = 'R99' WHERE game_id = ?", (ids[4],)),
+            drop="violations_no_update"),
+        4, "its record text or its violations' lines, columns or rulings are not those",
     ),
     "a read-model row changed": (
         lambda p, ids: _tamper(
