@@ -51,10 +51,12 @@ from store.stored import (
     record_digest,
     rows_digest,
 )
+from store.totals import tally_rows
 
 __all__ = ["check_store"]
 
 _TABLES = ("games", "violations", "meta", readmodel.TABLE, *readmodel.TOTALS)
+_DATE = list(readmodel.COLUMNS).index("date")
 _EVENT_TABLES = ("event_kinds", "event_games", "event_runs")  # ``eventlog``; before: events
 _SAID = 3  # events that cannot be read, said per game; then how many more
 
@@ -385,7 +387,7 @@ class _Checker:
     def _totals(self, history: bool) -> None:
         """The totals tables against a tally of the ``game_swimmers`` rows (which
         each game's own check holds to its events) of the games the history leaves
-        in; the standings are left out."""
+        in, and the standings (``_standings``)."""
         where = f"WHERE {live('r.game_id')} " if history else ""
         cursor = self.conn.execute(
             f"SELECT g.rowid, r.* FROM {readmodel.TABLE} r JOIN games g ON g.id = r.game_id "
@@ -411,6 +413,26 @@ class _Checker:
                     Damage(None, f"the totals in {table} do not match the read-model rows "
                            "(getbit rebuild makes them again)")
                 )
+        if history:
+            self._standings()
+
+    def _standings(self) -> None:
+        """The standings (ratings and streaks) against the valid games' results folded
+        again in date order, as ``totals`` folds them, unless marked stale (they are
+        then worked out again when next read, from the read model checked above)."""
+        state = self.conn.execute("SELECT value FROM meta WHERE key = 'standings'").fetchone()
+        if state is not None and state[0] == "stale":
+            return
+        results = sorted(tally_rows(self.conn, "r.status = 'valid'").results, key=itemgetter(0))
+        standings = readmodel.Standings()
+        for order, first, result in results:
+            standings.add(result, first[_DATE] is not None, order, first[0])
+        found = {row[0]: list(row[1:]) for row in self.conn.execute("SELECT * FROM standings")}
+        if found != standings.players:
+            self.damage.append(
+                Damage(None, "the standings (ratings and streaks) do not match the games "
+                       "(getbit rebuild makes them again)")
+            )
 
     # -- the history ---------------------------------------------------------------
 

@@ -467,6 +467,11 @@ TAMPERING: dict[str, tuple[Callable[[Path, list[str]], None], int | None, str]] 
             p, ("INSERT INTO sources (game_id, text, size) VALUES ('f00d', X'5B5D', NULL)", ())),
         None, "",  # named by its game id, checked below
     ),
+    "a rating changed": (  # a cache stats shows: not guarded, but checked
+        lambda p, ids: _tamper(p, (("UPDATE standings SET mu = 40, win_streak = 9 WHERE "
+                                   "player_key = (SELECT MIN(player_key) FROM standings)"), ())),
+        None, "the standings (ratings and streaks) do not match the games",
+    ),
     "a total changed": (
         lambda p, ids: _tamper(p, ("UPDATE player_totals SET wins = wins + 1", ())),
         None, "the totals in player_totals do not match",
