@@ -153,7 +153,9 @@ class _Checker:
                 self._guards(SOURCES_GUARDS, "the record texts")
         finally:
             conn.execute("COMMIT")
-        return CheckResult(self.games, self.events, tuple(self.damage), tuple(self.notes))
+        return CheckResult(
+            self.games, self.events, tuple(self.damage), tuple(self.notes), chained
+        )
 
     def _twice(self) -> dict[Any, str | None]:
         """The hashes more than one games row holds (the writer stores a game once, by

@@ -532,7 +532,7 @@ def check_command(
             err.print(f"note: {escape(note)}")
         games = f"{result.games} game{'s' * (result.games != 1)}, {result.events} events"
         if result.ok:
-            out.print(f"ok: {games}" + ("" if result.notes else ", chain intact"))
+            out.print(f"ok: {games}" + (", chain intact" if result.chained else ""))
         else:
             hit = {d.game for d in result.damage if d.game is not None}
             whole = any(d.game is None for d in result.damage)

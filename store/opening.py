@@ -3,6 +3,7 @@ decided before anything is written to it (not even the switch to WAL)."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 from pathlib import Path
@@ -43,12 +44,45 @@ def connect(path: Path, *, create: bool, readonly: bool, timeout: float) -> sqli
         raise StoreError(f"{path}: cannot open the store: {exc}") from None
     try:
         _claim(conn, path, create)
+    except sqlite3.OperationalError as exc:
+        conn.close()
+        if os.access(path.absolute().parent, os.W_OK):
+            raise StoreError(f"{path}: not a usable getbit store: {exc}") from None
+        if readonly and not _logged(path):
+            return _as_it_is(path)
+        raise StoreError(
+            f"{path}: cannot open the store: its folder cannot be written, and SQLite writes "
+            "files beside a store it opens (its -wal and -shm)"
+            + ("" if readonly else "; 'getbit check' reads it there, other commands need a "
+               "copy in a folder that can be written")
+        ) from None
     except sqlite3.DatabaseError as exc:
         conn.close()
         raise StoreError(f"{path}: not a usable getbit store: {exc}") from None
     except BaseException:
         conn.close()
         raise
+    add_functions(conn)
+    return conn
+
+
+def _logged(path: Path) -> bool:
+    """Whether writes to the store wait in its write-ahead log (``-wal``) beside it."""
+    log = path.with_name(path.name + "-wal")
+    return log.exists() and log.stat().st_size > 0
+
+
+def _as_it_is(path: Path) -> sqlite3.Connection:
+    """The store in a folder nobody can write, opened to read as it is: no writer can be
+    at work there (its log could not be made), so SQLite may skip its locks and the
+    shared-memory file it would make beside it (``immutable``)."""
+    conn = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro&immutable=1", uri=True,
+                           isolation_level=None)
+    try:
+        _claim(conn, path, False)
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise StoreError(f"{path}: not a usable getbit store: {exc}") from None
     add_functions(conn)
     return conn
 

@@ -209,6 +209,7 @@ class CheckResult:
     events: int
     damage: tuple[Damage, ...]
     notes: tuple[str, ...] = ()  # what could not be checked, and why
+    chained: bool = True  # whether the chain of games was followed (a store before it: no)
 
     @property
     def ok(self) -> bool:

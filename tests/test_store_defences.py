@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import shutil
 import sqlite3
-from collections.abc import Callable
+import subprocess
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -677,3 +680,39 @@ def test_import_makes_a_store_of_an_empty_file(tmp_path: Path) -> None:
     assert code == 0
     assert "2 stored" in out
     assert check_store(empty).ok
+
+
+@contextlib.contextmanager
+def _read_only(folder: Path) -> Iterator[None]:
+    """``folder`` on a read-only mount of itself (root's way: chmod binds not root)."""
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("a read-only mount needs root and mount(8)")
+    made = subprocess.run(["mount", "--bind", str(folder), str(folder)], capture_output=True)
+    if made.returncode:
+        pytest.skip(f"mount --bind refused here: {made.stderr.decode().strip()}")
+    try:
+        subprocess.run(["mount", "-o", "remount,bind,ro", str(folder)], check=True)
+        yield
+    finally:
+        subprocess.run(["umount", str(folder)], check=True)
+
+
+def test_a_store_in_a_folder_that_cannot_be_written_is_checked_and_said(
+    stored: tuple[Path, list[str]]
+) -> None:
+    """SQLite cannot make a WAL store's -shm file there: check reads the store as it is
+    (no writer can be at work in such a folder); the others say why they cannot open it,
+    not that it is no store."""
+    path, ids = stored
+    with _read_only(path.parent):
+        code, out, _ = _run("check", "--db", str(path))
+        assert code == 0
+        assert out.startswith(f"ok: {len(ids)} games, ")
+        assert out.strip().endswith(" events, chain intact")
+        code, _, err = _run("stats", "--db", str(path))
+        assert code == 2
+        assert err.strip() == (
+            f"getbit stats: {path}: cannot open the store: its folder cannot be written, and "
+            "SQLite writes files beside a store it opens (its -wal and -shm); 'getbit check' "
+            "reads it there, other commands need a copy in a folder that can be written"
+        )
