@@ -17,8 +17,17 @@ from getbit_events.errors import InputError, StoreError
 from getbit_events.events import Event
 from importers.wire import trusted_event
 from store import eventlog
-from store.schema import GAME, GAME_COLUMNS
-from store.stored import GAME_NAMES, GET_BIT, Damage, StoredGame, rows_digest
+from store.schema import GAME, GAME_COLUMNS, RECORD
+from store.stored import (
+    GAME_NAMES,
+    GENESIS,
+    GET_BIT,
+    Damage,
+    StoredGame,
+    chain_row,
+    chain_value,
+    rows_digest,
+)
 
 __all__ = [
     "damage_of",
@@ -97,20 +106,29 @@ def why(exc: BaseException) -> str:
 
 
 def stored_game(row: dict[str, Any]) -> StoredGame:
-    """The value of a games row; StoreError naming the game when the row is damaged."""
+    """The value of a games row (all its columns); StoreError naming the game when the
+    row is damaged: it cannot be read, or it was changed since it was stored (it does
+    not match its chain value), so that no command shows such a row as the game's."""
     fields = {name: row[name] for name in GAME_COLUMNS}
-    fields[GAME] = row.get(GAME) or GET_BIT
+    fields[GAME] = game = row.get(GAME) or GET_BIT
     try:
         tags = json.loads(row["tags"] or "{}")
         swimmers = json.loads(row["swimmers"] or "[]")
         if not isinstance(tags, dict) or not isinstance(swimmers, list):
             raise TypeError("tags are not a JSON object, or swimmers not a JSON list")
-        return StoredGame(**{**fields, "tags": tuple(tags.items()), "swimmers": tuple(swimmers)})
     except (ValueError, TypeError) as exc:
         raise StoreError(
             f"game {row.get('id')} is damaged: its games row cannot be read ({exc}); "
             "run getbit check"
         ) from None
+    chain = row.get("chain")
+    covered = chain_row([row[name] for name in GAME_COLUMNS], game, row.get(RECORD))
+    if chain is not None and chain != chain_value(row.get("prev") or GENESIS, covered):
+        raise StoreError(
+            f"game {row.get('id')} is damaged: its games row was changed since it was "
+            "stored (it does not match its chain value); run getbit check"
+        )
+    return StoredGame(**{**fields, "tags": tuple(tags.items()), "swimmers": tuple(swimmers)})
 
 
 def read_events(

@@ -589,6 +589,32 @@ def test_no_command_crashes_on_a_damaged_game(
     assert code == 0
 
 
+def test_a_games_row_changed_is_shown_by_no_command_as_the_games(
+    stored: tuple[Path, list[str]],
+) -> None:
+    """A winner changed behind the trigger (put back after): games, show and export
+    name the game as damaged instead of showing the forged row (found by review)."""
+    path, ids = stored
+    conn = sqlite3.connect(path)
+    (guard,) = conn.execute(
+        "SELECT sql FROM sqlite_master WHERE name = 'games_no_update'").fetchone()
+    conn.close()
+    _tamper(path, ("UPDATE games SET winner = 'Zed' WHERE id = ?", (ids[2],)), (guard, ()),
+            drop="games_no_update")
+    said = (f"game {ids[2]} is damaged: its games row was changed since it was stored (it "
+            "does not match its chain value); run getbit check")
+    code, out, err = _run("games", "--db", str(path), "--json")
+    assert code == 2
+    assert said in err
+    assert ids[2] not in out
+    assert len(out.splitlines()) == len(ids) - 1
+    for command in (["show", ids[2]], ["export", ids[2]]):
+        code, out, err = _run(*command, "--db", str(path))
+        assert code == 2, command
+        assert said in err, command
+        assert "Zed" not in out, command
+
+
 def test_a_games_row_that_cannot_be_read_is_named_and_skipped(
     stored: tuple[Path, list[str]],
 ) -> None:
