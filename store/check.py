@@ -22,7 +22,7 @@ from getbit_events.reducer import fold
 from importers.wire import bite_event_from_payload, event_from_payload
 from store import eventlog, readmodel
 from store.bite import expected_row, is_bite_stream
-from store.rows import seq_gaps, why
+from store.rows import row_chain, seq_gaps, why
 from store.schema import (
     CHAIN_COLUMNS,
     GAME,
@@ -45,7 +45,6 @@ from store.stored import (
     GET_BIT,
     CheckResult,
     Damage,
-    chain_row,
     chain_value,
     read_head,
     record_digest,
@@ -142,14 +141,13 @@ class _Checker:
             if self.unrecorded:
                 self.notes.append(
                     f"{self.unrecorded} game{'s' * (self.unrecorded != 1)} stored before their "
-                    "record texts were "
-                    "hashed (m010_record): their texts and their violations' lines, columns "
-                    "and rulings are guarded by the triggers alone"
+                    "record texts were hashed (m010_record): their texts and their violations' "
+                    "lines, columns and rulings are guarded by the triggers alone"
                 )
-            self._strays("sources" in tables)
+            self._strays()
             self._history("history" in tables)
             self._totals("history" in tables)
-            if "sources" in tables:  # a store from before keeps no record texts
+            if self.sources:  # a store from before keeps no record texts
                 self._guards(SOURCES_GUARDS, "the record texts")
         finally:
             conn.execute("COMMIT")
@@ -184,11 +182,7 @@ class _Checker:
                 problems.append("a game stored before it, the first, is missing")
             else:
                 problems.append(f"a game stored between {previous} and it is missing")
-        own = chain_value(
-            row["prev"] or GENESIS,
-            chain_row([row[c] for c in GAME_COLUMNS], row[GAME], row[RECORD]),
-        )
-        if row["chain"] != own:
+        if row["chain"] != row_chain(row):
             problems.append("its games row was changed (it does not match its chain value)")
         return problems
 
@@ -493,13 +487,13 @@ class _Checker:
 
     # -- rows without a game -------------------------------------------------------
 
-    def _strays(self, sources: bool) -> None:
+    def _strays(self) -> None:
         events = "event_games" if self.kinds is not None else "events"
         for table, what in (
             (events, "its events are stored but its game is not (the game was removed)"),
             ("violations", "its violations are stored but its game is not"),
             (readmodel.TABLE, "its read-model rows are there but its game is not"),
-            *((("sources", "its record text is stored but its game is not"),) if sources
+            *((("sources", "its record text is stored but its game is not"),) if self.sources
               else ()),
         ):
             cursor = self.conn.execute(

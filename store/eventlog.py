@@ -299,29 +299,26 @@ def chosen_rows(
             out.rows = [row[1:] for row in rows]
             yield game_id, out
         return
-    cursor = conn.execute(
-        "SELECT g.id, eg.strings, r.seq, r.round, r.events FROM games g "
-        "JOIN event_games eg ON eg.game_id = g.id JOIN event_runs r ON r.game = eg.game "
-        f"WHERE {where} ORDER BY g.rowid, r.seq"
-    )
-    for game_id, group in itertools.groupby(cursor, key=operator.itemgetter(0)):
-        runs = list(group)  # a game's: a few dozen
-        out = Decoded()
-        run_rows(conn, kinds, _strings(runs[0][1], out), [r[2:] for r in runs], out)
-        yield game_id, out
+    for game_id, _, strings, runs in stream_runs(conn, where=where):
+        decoded = decode_runs(conn, kinds, strings, runs)
+        if decoded is not None:  # None: no events stored (a set-up that broke the rules)
+            yield game_id, decoded
 
 
 def stream_runs(
-    conn: sqlite3.Connection, game: str = "get-bit"
+    conn: sqlite3.Connection, game: str = "get-bit", where: str | None = None
 ) -> Iterator[tuple[str, int | None, Any, list[tuple[Any, Any, Any]]]]:
-    """Every game of ``game`` (``games.game``) in the order stored: its id, how many
-    events its row holds, its strings' text (None: no events stored) and its runs
-    (seq, round, events)."""
+    """Every game of ``game`` (``games.game``), or that ``where`` keeps (an SQL
+    condition on its games row ``g``, in place of the game), in the order stored: its
+    id, how many events its row holds, its strings' text (None: no events stored) and
+    its runs (seq, round, events). Read in the order of the games' rowids and the runs'
+    key: nothing is sorted."""
     cursor = conn.execute(
         "SELECT g.id, g.events, eg.strings, r.seq, r.round, r.events FROM games g "
         "LEFT JOIN event_games eg ON eg.game_id = g.id "
-        "LEFT JOIN event_runs r ON r.game = eg.game WHERE g.game = ? ORDER BY g.rowid, r.seq",
-        (game,),
+        f"LEFT JOIN event_runs r ON r.game = eg.game WHERE {where or 'g.game = ?'} "
+        "ORDER BY g.rowid, r.seq",
+        () if where else (game,),
     )
     current: str | None = None
     held: int | None = None

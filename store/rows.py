@@ -36,6 +36,7 @@ __all__ = [
     "read_streams",
     "reading",
     "reading_each",
+    "row_chain",
     "seq_gaps",
     "stored_event",
     "stored_game",
@@ -105,12 +106,20 @@ def why(exc: BaseException) -> str:
     return " ".join(str(exc).split())[:200] or type(exc).__name__
 
 
+def row_chain(row: dict[str, Any]) -> str:
+    """The chain value a games row (its columns by name) holds when it is as stored:
+    over its ``prev``, its ``GAME_COLUMNS``, its game and its record (``chain_row``)."""
+    covered = chain_row([row[name] for name in GAME_COLUMNS], row.get(GAME) or GET_BIT,
+                        row.get(RECORD))
+    return chain_value(row.get("prev") or GENESIS, covered)
+
+
 def stored_game(row: dict[str, Any]) -> StoredGame:
     """The value of a games row (all its columns); StoreError naming the game when the
     row is damaged: it cannot be read, or it was changed since it was stored (it does
     not match its chain value), so that no command shows such a row as the game's."""
     fields = {name: row[name] for name in GAME_COLUMNS}
-    fields[GAME] = game = row.get(GAME) or GET_BIT
+    fields[GAME] = row.get(GAME) or GET_BIT
     try:
         tags = json.loads(row["tags"] or "{}")
         swimmers = json.loads(row["swimmers"] or "[]")
@@ -122,8 +131,7 @@ def stored_game(row: dict[str, Any]) -> StoredGame:
             "run getbit check"
         ) from None
     chain = row.get("chain")
-    covered = chain_row([row[name] for name in GAME_COLUMNS], game, row.get(RECORD))
-    if chain is not None and chain != chain_value(row.get("prev") or GENESIS, covered):
+    if chain is not None and chain != row_chain(row):
         raise StoreError(
             f"game {row.get('id')} is damaged: its games row was changed since it was "
             "stored (it does not match its chain value); run getbit check"
