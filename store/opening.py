@@ -14,12 +14,19 @@ from getbit_events.errors import StoreError
 from store.schema import MIGRATIONS
 from store.stored import check_file
 
-__all__ = ["add_functions", "connect", "use_wal"]
+__all__ = ["add_functions", "cannot_write", "connect", "reads_only", "use_wal"]
 
 
 def connect(path: Path, *, create: bool, readonly: bool, timeout: float) -> sqlite3.Connection:
     """A connection to the getbit store at ``path``; with ``create`` (and not
     ``readonly``), a missing or empty file becomes one.
+
+    A store this process cannot write (the file, or the folder SQLite writes its
+    ``-wal`` and ``-shm`` files in: a read-only mount, another user's folder) is
+    opened to read only when not creating: ``reads_only`` says so of the
+    connection. When SQLite cannot open it even so (it would make its ``-shm``
+    file beside it), it is read as it is (``immutable``), unless writes wait in
+    its log (``-wal``), which only a connection that can write there reads.
 
     Anything else is a StoreError, and the file is left as it is: a missing or
     empty file when not creating, a file that is not SQLite, another program's
@@ -32,6 +39,10 @@ def connect(path: Path, *, create: bool, readonly: bool, timeout: float) -> sqli
     elif not create and path.is_file() and path.stat().st_size == 0:
         raise StoreError(f"{path} is empty, not a getbit store: import games first")
     check_file(path)
+    if path.exists() and not (_writable(path) and _writable(path.absolute().parent)):
+        if create:
+            raise StoreError(f"{path}: cannot write to the store here: {_READ_ONLY}")
+        readonly = True
     mode = "ro" if readonly else "rwc" if create else "rw"
     try:
         conn = sqlite3.connect(
@@ -39,6 +50,7 @@ def connect(path: Path, *, create: bool, readonly: bool, timeout: float) -> sqli
             uri=True,
             timeout=timeout,
             isolation_level=None,
+            factory=_ReadOnly if readonly else sqlite3.Connection,
         )
     except sqlite3.Error as exc:
         raise StoreError(f"{path}: cannot open the store: {exc}") from None
@@ -46,15 +58,15 @@ def connect(path: Path, *, create: bool, readonly: bool, timeout: float) -> sqli
         _claim(conn, path, create)
     except sqlite3.OperationalError as exc:
         conn.close()
-        if os.access(path.absolute().parent, os.W_OK):
+        if _writable(path.absolute().parent):
             raise StoreError(f"{path}: not a usable getbit store: {exc}") from None
         if readonly and not _logged(path):
             return _as_it_is(path)
         raise StoreError(
-            f"{path}: cannot open the store: its folder cannot be written, and SQLite writes "
-            "files beside a store it opens (its -wal and -shm)"
-            + ("" if readonly else "; 'getbit check' reads it there, other commands need a "
-               "copy in a folder that can be written")
+            f"{path}: cannot open the store: its folder cannot be written, and the writes "
+            "waiting in its log (its -wal file) are read only by a getbit that can write "
+            "there: open it once where it can be written, or copy the store and its -wal "
+            "file to such a folder"
         ) from None
     except sqlite3.DatabaseError as exc:
         conn.close()
@@ -66,6 +78,34 @@ def connect(path: Path, *, create: bool, readonly: bool, timeout: float) -> sqli
     return conn
 
 
+#: Why a store cannot be written, and what can still be done with it.
+_READ_ONLY = (
+    "the file or its folder cannot be written (a read-only mount, another user's "
+    "folder); the commands that only read it (check, stats, games, show, export, "
+    "replay, report) read it there as it is; to change it, copy it to a folder that "
+    "can be written"
+)
+
+
+class _ReadOnly(sqlite3.Connection):
+    """A connection opened to read only (``reads_only``)."""
+
+
+def reads_only(conn: sqlite3.Connection) -> bool:
+    """Whether ``conn`` was opened to read only (``connect``)."""
+    return isinstance(conn, _ReadOnly)
+
+
+def cannot_write(path: Path) -> StoreError:
+    """What a write to a store opened to read only (``reads_only``) says."""
+    return StoreError(f"{path}: cannot write to the store here: {_READ_ONLY}")
+
+
+def _writable(path: Path) -> bool:
+    """Whether this process may write ``path`` (False on a read-only mount, even for root)."""
+    return os.access(path, os.W_OK)
+
+
 def _logged(path: Path) -> bool:
     """Whether writes to the store wait in its write-ahead log (``-wal``) beside it."""
     log = path.with_name(path.name + "-wal")
@@ -73,11 +113,13 @@ def _logged(path: Path) -> bool:
 
 
 def _as_it_is(path: Path) -> sqlite3.Connection:
-    """The store in a folder nobody can write, opened to read as it is: no writer can be
-    at work there (its log could not be made), so SQLite may skip its locks and the
-    shared-memory file it would make beside it (``immutable``)."""
+    """The store in a folder this process cannot write, opened to read as it is: SQLite
+    skips its locks and the shared-memory file it would make beside it (``immutable``).
+    No writer is at work (none has its log open), and none can be on a read-only
+    mount; in another user's folder its owner could start one while this reads, which
+    the docs say (``docs/store.md``)."""
     conn = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro&immutable=1", uri=True,
-                           isolation_level=None)
+                           isolation_level=None, factory=_ReadOnly)
     try:
         _claim(conn, path, False)
     except sqlite3.DatabaseError as exc:

@@ -21,7 +21,7 @@ from importers.wire import trusted_bite_event
 from store import eventlog, readmodel, revisions
 from store.adding import ID_LENGTH, NewGame
 from store.bite import prepare_either
-from store.opening import connect, use_wal
+from store.opening import cannot_write, connect, reads_only, use_wal
 from store.rebuilding import rebuild_read_model
 from store.rows import (
     damage_of,
@@ -85,8 +85,11 @@ class GameStore:
     empty file is a StoreError) the store and brings its schema up to date; a
     file that is not a getbit store is refused with StoreError and left as it is
     (``opening``). ``readonly=True`` opens it to read only (``getbit check``):
-    nothing is written, not even a migration. ``timeout`` is how long a writer
-    waits for another. Use it as a context manager, or call :meth:`close`.
+    nothing is written, not even a migration. A store that cannot be written here
+    (a read-only mount, another user's folder) is a StoreError with ``create``;
+    without, it is opened to read only too, if this getbit need not bring it up to
+    date first, and a write to it is then a StoreError. ``timeout`` is how long a
+    writer waits for another. Use it as a context manager, or call :meth:`close`.
 
     Writing: :meth:`add` (one game, one transaction), :meth:`supersede` and
     :meth:`retract` (the history), :meth:`rebuild`.
@@ -112,7 +115,13 @@ class GameStore:
         self._compact: bool | None = None  # whether the events are (a store from before)
         self.db = sqlite_utils.Database(conn, execute_plugins=False)
         self._prepare()
+        #: Whether the store is open to read only: asked (``readonly``), or it cannot
+        #: be written here (``opening.connect``); a write is then a StoreError.
+        self.readonly = readonly or reads_only(conn)
         if readonly:
+            return
+        if self.readonly:
+            self._current_or_refuse()
             return
         try:
             use_wal(conn, timeout)
@@ -153,6 +162,17 @@ class GameStore:
             f"VALUES (?, {', '.join('?' for _ in cols)})"
         )
 
+    def _current_or_refuse(self) -> None:
+        """A store that can only be read is read as it is: StoreError when this getbit
+        would first bring it up to date (a migration, the read model made again)."""
+        if MIGRATIONS.pending(self.db) or self._meta("read_model") != read_model_signature():
+            self._conn.close()
+            raise StoreError(
+                f"{self.path}: this getbit must first bring the store up to date (it was "
+                "written by an earlier one), which writes to it, and it cannot be written "
+                "here: open it once where it can be written, or copy it to such a folder"
+            )
+
     def _meta(self, key: str) -> str | None:
         if "meta" not in self.db.table_names():
             return None
@@ -173,6 +193,8 @@ class GameStore:
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction, taken at once (BEGIN IMMEDIATE), committed or rolled back."""
+        if self.readonly:
+            raise cannot_write(self.path)
         conn = self._conn
         conn.execute("BEGIN IMMEDIATE")
         self._log.kinds.stale()  # another writer may have added some
@@ -606,7 +628,7 @@ class GameStore:
     def totals(self, player_key: str | None = None) -> readmodel.Totals:
         """The totals read model of valid games, for every player or for the games
         of one (``player_key``): what a report of those needs besides the rows."""
-        return read_totals(self._conn, self._write, player_key)
+        return read_totals(self._conn, None if self.readonly else self._write, player_key)
 
     @reading
     def table_rows(self, table: str) -> list[dict[str, Any]]:

@@ -10,6 +10,7 @@ import sqlite3
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from operator import itemgetter
+from typing import Any
 
 from store import readmodel
 from store.schema import DROPPED, GAME, live, upsert
@@ -55,26 +56,38 @@ def add_tally(
     known = conn.execute(
         f"SELECT * FROM standings WHERE player_key IN ({', '.join('?' for _ in keys)})", keys
     )
-    standings = readmodel.Standings({row[0]: row[1:] for row in known})
-    for order, row, result in results:
-        standings.add(result, row[_DATE] is not None, order, row[_GAME_ID])
     conn.executemany(
         f"INSERT OR REPLACE INTO standings VALUES (?{', ?' * len(readmodel.STANDING)})",
-        [(key, *standings.players[key]) for key in keys],
+        _folded({row[0]: row[1:] for row in known}, results),
     )
     last = json.dumps([results[-1][0], results[-1][1][_GAME_ID]])
     conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('standings', ?)", (last,))
 
 
+def _folded(
+    known: dict[str, Any], results: list[readmodel.Result]
+) -> list[tuple[Any, ...]]:
+    """The standings rows of the players of ``results`` (sorted by order), folded in
+    after what ``known`` holds of them, sorted by player key."""
+    standings = readmodel.Standings(known)
+    for order, row, result in results:
+        standings.add(result, row[_DATE] is not None, order, row[_GAME_ID])
+    keys = sorted({key for _, _, result in results for key, _, _ in result})
+    return [(key, *standings.players[key]) for key in keys]
+
+
 def read_totals(
     conn: sqlite3.Connection,
-    write: Callable[[], AbstractContextManager[object]],
+    write: Callable[[], AbstractContextManager[object]] | None,
     player_key: str | None = None,
 ) -> readmodel.Totals:
     """The totals read model of valid games, for every player or for the games
     of one (``player_key``): what a report of those needs besides the rows.
-    Stale standings are worked out again first, in a ``write()``."""
-    _refresh_standings(conn, write)
+    Stale standings are worked out again first, in a ``write()``; with no ``write``
+    (a store that can only be read), in memory for this report."""
+    worked_out = None
+    if write is not None:
+        _refresh_standings(conn, write)
     one = "" if player_key is None else " WHERE player_key = ?"
     key = () if player_key is None else (player_key,)
     places = (
@@ -89,6 +102,9 @@ def read_totals(
     conn.execute("BEGIN")  # one snapshot: a writer's game is in all of it or in none
     try:
         state = conn.execute("SELECT value FROM meta WHERE key = 'standings'").fetchone()
+        if write is None and state is not None and state[0] == "stale":
+            worked_out = _standings_again(conn)
+            state = None if worked_out is None else (worked_out[1],)
         return readmodel.Totals(
             players=conn.execute(f"SELECT * FROM player_totals{one}", key).fetchall(),
             names=conn.execute("SELECT * FROM player_names").fetchall(),
@@ -99,7 +115,9 @@ def read_totals(
             ).fetchall(),
             games=conn.execute("SELECT * FROM game_totals").fetchall(),
             places=conn.execute(places + " GROUP BY swimmers, start_place", key).fetchall(),
-            standings=conn.execute(f"SELECT * FROM standings{one}", key).fetchall(),
+            standings=conn.execute(f"SELECT * FROM standings{one}", key).fetchall()
+            if worked_out is None
+            else [row for row in worked_out[0] if player_key in (None, row[0])],
             latest=json.loads(state[0])[1] if state is not None else None,
             left_out=left_out_counts(conn),
         )
@@ -135,6 +153,17 @@ def _refresh_standings(
         conn.execute("DELETE FROM meta WHERE key = 'standings'")
         tally = tally_rows(conn, "r.status = 'valid'")
         add_tally(conn, readmodel.Tally(), tally.results)
+
+
+def _standings_again(conn: sqlite3.Connection) -> tuple[list[tuple[Any, ...]], str] | None:
+    """Stale standings worked out again, as ``_refresh_standings`` would store them:
+    their rows and the ``meta`` value of the last game folded in (None: no game)."""
+    results = tally_rows(conn, "r.status = 'valid'").results
+    if not results:
+        return None
+    results.sort(key=_FIRST)
+    last = json.dumps([results[-1][0], results[-1][1][_GAME_ID]])
+    return _folded({}, results), last
 
 
 def tally_rows(conn: sqlite3.Connection, where: str = "1") -> readmodel.Tally:
