@@ -63,10 +63,11 @@ def connect(path: Path, *, create: bool, readonly: bool, timeout: float) -> sqli
         if readonly and not _logged(path):
             return _as_it_is(path)
         raise StoreError(
-            f"{path}: cannot open the store: its folder cannot be written, and the writes "
-            "waiting in its log (its -wal file) are read only by a getbit that can write "
-            "there: open it once where it can be written, or copy the store and its -wal "
-            "file to such a folder"
+            f"{path}: cannot open the store: its folder cannot be written, and writes wait "
+            "in its log (its -wal file: a getbit is writing to it, or one stopped before it "
+            "was done), which only a getbit that can write there reads: try again once the "
+            "writer is done, or copy the store and its -wal file to a folder that can be "
+            "written"
         ) from None
     except sqlite3.DatabaseError as exc:
         conn.close()
