@@ -300,7 +300,7 @@ def validate(
     paths: Annotated[
         list[Path],
         typer.Argument(
-            metavar="PATH", help="record files (.gbn, .jsonl, .csv), or folders of them"
+            metavar="PATH", help="record files (.gbn, .jsonl, .csv, .bmn), or folders of them"
         ),
     ],
     as_json: Annotated[bool, json_option("one JSON object per game, for programs")] = False,

@@ -124,7 +124,8 @@ def detect(path: Path) -> str:
         )
     what = f"unknown file type {suffix!r}" if suffix else "no file ending to tell its format by"
     raise InputError(
-        f"{path}: {what}; name it .gbn, .jsonl or .csv, or say which with --format gbn|jsonl|csv"
+        f"{path}: {what}; name it .gbn, .jsonl or .csv (validate and import also take "
+        "--format gbn|jsonl|csv)"
     )
 
 

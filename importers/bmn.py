@@ -18,7 +18,7 @@ from biteme import rules
 from biteme.record import BiteRecord, BiteStep, BiteTurn, RecordedTag
 from getbit_events.errors import InputError
 from getbit_events.events import SourcePos
-from getbit_events.limits import MAX_ROUNDS, MAX_VIOLATIONS
+from getbit_events.limits import MAX_ROUNDS, MAX_TEXT, MAX_VIOLATIONS
 from getbit_events.record import Violation
 from importers.gbn_lex import Line, file_lines, open_record, text_lines
 from importers.reading import DETECT_BYTES
@@ -40,6 +40,9 @@ SUFFIX = ".bmn"
 _TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_-]*)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*(?:#.*)?$')
 _GAME_TAG = re.compile(rb'^\s*\[\s*Game\s+"([^"]*)"', re.IGNORECASE | re.MULTILINE)
 _TURN = re.compile(r"(\d{1,6})\.\s*")
+# tags whose value lists names (with cards or points): each name is held to MAX_TEXT
+_NAME_TAGS = frozenset(("seats", "deal", "winner", "scores"))
+_NAME_PARTS = re.compile(r"[\s,=]+")
 _WORD = re.compile(r"\S+")
 _ACTION_HELP = "'NAME CARD attacks NAME CARD', 'NAME retreats CARD' or 'NAME passes'"
 _STEP_HELP = (
@@ -195,6 +198,17 @@ class _Reader:
             self._error(line, column, 'expected a tag: [Name "value"]')
             return
         value = re.sub(r"\\(.)", r"\1", m.group(2))
+        # the limit every format shares (getbit_events.limits): a name, or another tag's value
+        names = m.group(1).casefold() in _NAME_TAGS
+        longest = max(map(len, _NAME_PARTS.split(value))) if names else len(value)
+        longest = max(longest, len(m.group(1)))
+        if longest > MAX_TEXT:
+            what = "a name" if names else "the value"
+            self._error(
+                line, column + m.start(2),
+                f"{what} of {longest} characters in the tag {m.group(1)}; at most {MAX_TEXT}",
+            )
+            return
         self.tags.append(RecordedTag(m.group(1), value, SourcePos(self.source, line, column)))
 
     def _turn(self, text: str, line: int) -> None:

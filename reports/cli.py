@@ -194,7 +194,8 @@ def stats_command(
         Literal["get-bit", "bite-me"] | None,
         typer.Option(
             case_sensitive=False,
-            help="which game: get-bit or bite-me (default: bite-me when every file is BMN)",
+            help="which game: get-bit or bite-me "
+            "(default: bite-me when every file is a record of that game)",
         ),
     ] = None,
 ) -> None:

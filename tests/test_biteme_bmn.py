@@ -7,7 +7,7 @@ from pathlib import Path
 
 import attrs
 import pytest
-from biteme_cases import record
+from biteme_cases import check, record
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -179,6 +179,24 @@ def test_a_record_of_endless_mistakes_is_cut_at_the_limit() -> None:
     assert len(report.violations) == 101
     assert report.violations[-1].code == "too-many-violations"
     assert report.violations[-1].message.startswith("30 more violations were found")
+
+
+def test_a_name_or_tag_past_the_shared_limit_is_a_syntax_error() -> None:
+    """The limit every format shares (docs/errors.md, Limits): a name of a tag of names
+    is held to it name by name, any other tag's value whole."""
+    long, most = "A" * 1001, "A" * 1000
+    five = ", ".join([most] * 5)  # five names of the most: a value longer than it, kept
+    report = check(record(f"{five[:-1]}, Bob, Cid", "Ann Tiger, Bob Lion, Cid Fox",
+                          tags=f'[Event "{most}"]'))
+    assert not [v for v in report.violations if v.code == "syntax"]
+    report = check(record(f"{long}, Bob, Cid", f"{long} Tiger, Bob Lion, Cid Fox",
+                          tags=f'[Event "{long}"]'))
+    said = [(v.pos.line, v.pos.column, v.message) for v in report.violations if v.code == "syntax"]
+    assert said == [
+        (2, 9, "a name of 1001 characters in the tag Seats; at most 1000"),
+        (3, 8, "a name of 1001 characters in the tag Deal; at most 1000"),
+        (5, 9, "the value of 1001 characters in the tag Event; at most 1000"),
+    ]
 
 
 _WORDS = [
