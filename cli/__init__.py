@@ -45,6 +45,7 @@ from console import (
     OUT,
     bug_line,
     plural,
+    refuse_overwrite,
     say_error,
     say_warning,
     tolerant_streams,
@@ -617,6 +618,13 @@ def simulate(
 ) -> None:
     """Play complete games by the rules with seeded bots; write them as GBN or a JSON Lines log."""
     assert bot in BOTS  # the choices are the simulator's (a test holds them equal)
+    if output is not None and str(output) == "-":  # '-': standard output, as everywhere
+        output = None
+    try:
+        refuse_overwrite(output, [strengths])
+    except InputError as exc:
+        say_error(str(exc))
+        raise typer.Exit(EXIT_UNREADABLE) from None
     if rules == "bite-me":
         _simulate_bite(games, players, seed, strengths, output, fmt)
         return

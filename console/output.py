@@ -4,9 +4,11 @@ terminal, and JSON that stays valid on any terminal."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console, ConsoleOptions, RenderableType
@@ -20,6 +22,7 @@ __all__ = [
     "bug_line",
     "error_line",
     "plural",
+    "refuse_overwrite",
     "say_error",
     "say_warning",
     "shown",
@@ -88,6 +91,42 @@ _BREAKS = re.compile("[\x85\u2028\u2029]")
 
 def _json_escape(match: re.Match[str]) -> str:
     return f"\\u{ord(match.group()):04x}"
+
+
+def refuse_overwrite(output: Path | None, reads: Iterable[Path | None]) -> None:
+    """Refuse (exit 2) to write ``output`` when it is a file the command reads: a record
+    given it, or the store, under whatever name (a link, ``./``, another case on a
+    case-blind disk), or the ``-wal``, ``-shm`` or ``-journal`` SQLite keeps beside
+    the store, there yet or not. Writing there would destroy what it reads, often the
+    only copy."""
+    from getbit_events.errors import InputError
+
+    if output is None or str(output) == "-":
+        return
+    for read in reads:
+        if read is None:
+            continue
+        what = f"{read}, which this command reads" if _same_file(output, read) else None
+        for end in _STORE_FILES:
+            if what is None and _same_file(output, read.with_name(read.name + end), True):
+                what = f"where SQLite keeps the {end[1:]} file of {read}, which this command reads"
+        if what is not None:
+            raise InputError(
+                f"{output}: that is {what}; write to another file (nothing was written)"
+            )
+
+
+def _same_file(a: Path, b: Path, by_name: bool = False) -> bool:
+    """Whether ``a`` and ``b`` are one file; where either is not there, whether they
+    name the same place (``by_name``) or not at all."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them is not there
+        return by_name and a.resolve() == b.resolve()
+
+
+#: the files SQLite keeps beside a store while it works on it
+_STORE_FILES = ("-wal", "-shm", "-journal")
 
 
 def bug_line(exc: BaseException) -> str:

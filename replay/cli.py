@@ -17,7 +17,16 @@ import typer
 from rich.markup import escape
 
 from biteme.events import BiteEvent
-from console import ERR, EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE, OUT, say_error, say_warning
+from console import (
+    ERR,
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_UNREADABLE,
+    OUT,
+    refuse_overwrite,
+    say_error,
+    say_warning,
+)
 from console.options import db_option, encoding_option, game_option, id_option
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.events import Event, SourcePos
@@ -151,6 +160,11 @@ def replay_command(
     from store import default_path
 
     out, err = OUT, ERR
+    try:
+        refuse_overwrite(html, [Path(source), db if db is not None else default_path()])
+    except InputError as exc:
+        say_error(str(exc))
+        raise typer.Exit(EXIT_UNREADABLE) from None
     if _is_bite(source):
         _replay_bite(_bite_file(Path(source), game, game_id, encoding), rnd, seat, step, html)
     try:

@@ -26,6 +26,7 @@ from console import (
     EXIT_UNREADABLE,
     OUT,
     plural,
+    refuse_overwrite,
     say_error,
     say_warning,
     write_json,
@@ -201,8 +202,12 @@ def stats_command(
 ) -> None:
     """Statistics per player over stored games (or FILES): results, bites, cards, the Shark."""
     from reports.selection import Aliases, Filters
+    from store import default_path
 
     try:
+        reads = list(paths) if paths else [db if db is not None else default_path()]
+        for written in (csv_path, html_path):
+            refuse_overwrite(written, reads)
         if _which_game(paths or [], rules, db) == "bite-me":
             # Get Bit!'s only: its variants, swimmers and the chart of one game's rounds
             only = {"--variant": variant, "--swimmers": swimmers, "--id": game_id,

@@ -31,6 +31,7 @@ from console import (
     EXIT_OK,
     EXIT_UNREADABLE,
     OUT,
+    refuse_overwrite,
     say_error,
     say_warning,
     shown,
@@ -441,10 +442,13 @@ def export_command(
     if games and (every or filtered):
         say_error("give game ids, or choose games as 'getbit games' does, not both")
         raise typer.Exit(EXIT_UNREADABLE)
+    if output is not None and str(output) == "-":  # '-': standard output, as everywhere
+        output = None
     if fmt == "parquet" and output is None:
         say_error("--format parquet writes a folder: give -o DIR")
         raise typer.Exit(EXIT_UNREADABLE)
     try:
+        refuse_overwrite(output, [db if db is not None else default_path()])
         chosen = GameFilter.make(player, status, variant, since, until, limit, rules)
         with _open(db) as store:
             damaged: list[Damage] = []

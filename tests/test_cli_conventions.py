@@ -213,3 +213,59 @@ def test_validate_checks_without_the_store() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == "[]"
+
+
+def test_no_command_writes_over_what_it_reads(tmp_path: Path) -> None:
+    """An output path that is the store, a record given, or a file SQLite keeps beside
+    the store (under any name: ./, a link) is refused with exit 2, nothing changed."""
+    from getbit_events.validate import validate_game
+    from importers.gbn import read_gbn_file
+    from store import GameStore
+
+    db = tmp_path / "games.db"
+    with GameStore(db) as store:
+        [game] = read_gbn_file(FRIDAY)
+        game_id = store.add(validate_game(game)).game_id
+    record = tmp_path / "friday.gbn"
+    record.write_bytes(FRIDAY.read_bytes())
+    (tmp_path / "link.db").symlink_to(db)
+    strengths = tmp_path / "strengths.txt"
+    strengths.write_text("", encoding="utf-8")
+    before = {p: p.read_bytes() for p in (db, record, strengths)}
+    attempts = {
+        f"{db}, which this command reads": [
+            ["stats", "--db", str(db), "--html", str(db)],
+            ["stats", "--db", str(db), "--csv", str(tmp_path / "." / "games.db")],
+            ["export", "--db", str(db), "-o", str(db)],
+            ["export", "--db", str(db), game_id, "-o", str(tmp_path / "link.db")],
+            ["replay", game_id, "--db", str(db), "--html", str(db)],
+        ],
+        f"where SQLite keeps the wal file of {db}, which this command reads": [
+            ["stats", "--db", str(db), "--html", f"{db}-wal"],
+        ],
+        f"{record}, which this command reads": [
+            ["replay", str(record), "--html", str(record)],
+            ["stats", str(record), "--csv", str(record)],
+        ],
+        f"{strengths}, which this command reads": [
+            ["simulate", "--rules", "bite-me", "--strengths", str(strengths),
+             "-o", str(strengths)],
+        ],
+    }
+    for what, commands_ in attempts.items():
+        for args in commands_:
+            code, err = _run(*args)
+            assert code == 2, args
+            assert err.endswith(f": that is {what}; write to another file (nothing was written)\n")
+    assert {p: p.read_bytes() for p in (db, record, strengths)} == before
+    assert not (tmp_path / "games.db-wal").exists()
+    code, _ = _run("stats", "--db", str(db), "--html", str(tmp_path / "report.html"))
+    assert code == 0
+
+
+def test_dash_is_standard_output_for_every_output_option(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["simulate", "-o", "-"])
+    assert result.exit_code == 0
+    assert result.stdout.startswith("[")
+    assert not (tmp_path / "-").exists()
