@@ -69,7 +69,8 @@ class _Loaded:
     def __init__(self) -> None:
         self.rows: list[tuple[Any, ...]] = []
         self.unreadable: list[str] = []
-        self.problems: list[str] = []
+        self.problems: list[str] = []  # files that cannot be read: errors
+        self.empty: list[str] = []  # files and folders given that hold no games: warnings
         self.events: dict[str, Sequence[Event]] = {}
         self.db: Path | None = None
 
@@ -77,7 +78,7 @@ class _Loaded:
 def _from_files(paths: Sequence[Path], encoding: str | None, quiet: bool) -> _Loaded:
     """The games of the files, checked, with a bar on a terminal (not when ``quiet``)."""
     from console.progress import Bar, file_sizes
-    from importers import find_files, iter_file
+    from importers import FOLDER_SUFFIXES, find_files, iter_file
     from importers.reading import codec
     from reports.columns import as_tuples
     from reports.sources import game_id_of, rows_from_reports
@@ -90,12 +91,18 @@ def _from_files(paths: Sequence[Path], encoding: str | None, quiet: bool) -> _Lo
     with Bar(ERR, "reading", sum(sizes.values()), not quiet, in_bytes=True) as bar:
         for path, size in sizes.items():
             bar.next_file(size)
+            found = len(reports)
             try:
                 for game in iter_file(path, encoding=encoding, say=say_warning):
                     reports.append(validate_game(game))
                     bar.advance(len(game.text or b""))
             except InputError as exc:  # one unreadable file does not stop the others
                 loaded.problems.append(str(exc))
+                continue
+            if len(reports) == found:
+                loaded.empty.append(f"no games in {path}")
+    for folder in (p for p in paths if p.is_dir() and next(find_files([p]), None) is None):
+        loaded.empty.append(f"no games in {folder} (no record files: {', '.join(FOLDER_SUFFIXES)})")
     loaded.rows = list(as_tuples(rows_from_reports(reports, loaded.unreadable)))
     loaded.events = {game_id_of(r): r.events for r in reports if r.events}
     return loaded
@@ -234,6 +241,8 @@ def stats_command(
         )
         for problem in loaded.problems:
             say_error(problem)
+        for nothing in loaded.empty:
+            say_warning(nothing)
         if as_json:
             from reports.render import report_json
 
@@ -249,7 +258,7 @@ def stats_command(
     except GetbitError as exc:
         say_error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
-    raise typer.Exit(EXIT_UNREADABLE if loaded.problems else EXIT_OK)
+    raise typer.Exit(EXIT_UNREADABLE if loaded.problems or loaded.empty else EXIT_OK)
 
 
 def _say_other_game(db: Path | None) -> None:

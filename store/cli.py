@@ -163,7 +163,7 @@ def import_command(
         except GetbitError as exc:
             raise _fail(exc) from None
         try:
-            sizes = file_sizes(find_files(paths, record_suffixes(fmt)))
+            sizes = file_sizes(find_files(paths, record_suffixes(fmt), missing_ok=True))
         except GetbitError as exc:
             raise _fail(exc) from None
         bar = stack.enter_context(

@@ -52,17 +52,19 @@ class ImportSummary:
     unreadable: int = 0  # games with syntax errors, and whole files that cannot be read
     unreadable_files: int = 0
     failed: int = 0  # games the store could not take (left out, the others stored)
+    empty: int = 0  # files and folders given that hold no games (each said)
     errors: int = 0  # internal errors (bugs): games, or the rest of a file, left out
     # new games that look like a revision of a stored one: where, and of which
     revisions: list[dict[str, Any]] = attrs.Factory(list)
 
     @property
     def exit_code(self) -> int:
-        """As ``getbit validate``: 3 an internal error, 2 a file cannot be read, 1 a
-        game is wrong or was not stored, else 0."""
+        """As ``getbit validate``: 3 an internal error, 2 a file cannot be read or
+        a file or folder given holds no games, 1 a game is wrong or was not stored,
+        else 0."""
         if self.errors:
             return EXIT_BUG
-        if self.unreadable_files:
+        if self.unreadable_files or self.empty:
             return EXIT_UNREADABLE
         wrong = self.invalid or self.refused or self.unreadable or self.failed
         return EXIT_INVALID if wrong else EXIT_OK
@@ -130,7 +132,8 @@ def import_paths(
 ) -> ImportSummary:
     """Import every game of ``paths`` (folders walked); unreadable files are reported.
 
-    A path that does not exist is an InputError before anything is stored.
+    A path that does not exist is said (an InputError reported, as for a file that
+    cannot be read) and the other paths are still imported.
     Games are written in batches (``GameStore.batch``, at most ``BATCH_GAMES``
     games or ``BATCH_SECONDS`` each); every game is still whole or absent. A
     game the store cannot take, for any reason (an error, or a bug in checking
@@ -156,7 +159,7 @@ def import_paths(
         GameReport | BiteReport | Checked | InputError | GameFailure | Note, AddResult | None
     ]
     pending: list[Item] = []
-    found = list(_walk(paths, fmt))  # every path checked before anything is stored
+    found = list(_walk(paths, fmt))  # the folders walked before anything is stored
 
     def store_one(work: Work) -> Item:
         item, new = work
@@ -181,6 +184,7 @@ def import_paths(
                         break
             for report, result in pending:
                 if isinstance(report, Note):  # the encoding of the file that follows
+                    summary.empty += report.empty  # or: a file of no games
                     if say is not None:
                         say(report.text)
                     continue
@@ -188,16 +192,28 @@ def import_paths(
                 if on_report is not None:
                     on_report(report, result)
             if not pending:
+                for folder in _empty_folders(paths, fmt):
+                    summary.empty += 1
+                    if say is not None:
+                        ends = ", ".join(record_suffixes(fmt))
+                        say(f"no games in {folder} (no record files: {ends})")
                 return summary
             pending.clear()
     finally:
         checked.close()  # the workers stop with it
 
 
+def _empty_folders(paths: list[Path], fmt: str) -> Iterator[Path]:
+    """The folders of ``paths`` that hold no record file in format ``fmt``."""
+    for path in paths:
+        if path.is_dir() and next(_walk([path], fmt), None) is None:
+            yield path
+
+
 def _walk(paths: list[Path], fmt: str) -> Iterator[Path]:
     """The files of ``paths`` in format ``fmt`` (``auto``: a folder's GBN, JSON Lines
     and BMN)."""
-    return find_files(paths, record_suffixes(fmt))
+    return find_files(paths, record_suffixes(fmt), missing_ok=True)
 
 
 @attrs.frozen

@@ -83,9 +83,11 @@ class GameFailure:
 @attrs.frozen
 class Note:
     """What a reader says of a file (the encoding it detected), in its place among
-    the items: said once, by the writer, whatever the workers."""
+    the items: said once, by the writer, whatever the workers. ``empty``: the file
+    holds no games (said as a warning; the import exits 2, as validate does)."""
 
     text: str
+    empty: bool = False
 
 
 @attrs.frozen
@@ -183,6 +185,8 @@ def files_items(
         for path in paths:
             line = 1
             try:
+                if not path.exists():  # said, and the other paths are still read
+                    raise InputError(f"{path}: no such file or folder")
                 notes: list[str] = []
                 games = iter_records(
                     path, fmt, encoding=encoding, say=notes.append, skip=positions.skip()
@@ -190,9 +194,12 @@ def files_items(
                 for note in notes:  # said on opening it: before its games
                     yield positions.given(Note(note))
                 positions.games_begin()
-                for record in games:
+                found = 0
+                for found, record in enumerate(games, 1):  # noqa: B007 (counted)
                     line = record.pos.line
                     yield positions.given(record)
+                if not found:  # every worker finds as many (its skipped games too)
+                    yield positions.given(Note(f"no games in {path}", empty=True))
             except InputError as exc:
                 yield positions.given(exc)
             except Exception as exc:  # a reader's bug: the rest of this file is left out

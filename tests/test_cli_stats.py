@@ -333,3 +333,18 @@ def test_report_of_a_game_with_no_events(runner: CliRunner, tmp_path: Path) -> N
     assert (code, out) == (2, "")
     assert "bad.gbn:2:8" in err
     assert "nothing to report" in err
+
+
+def test_a_file_or_folder_of_no_games_is_a_warning_and_exit_2(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    empty, folder = tmp_path / "empty.gbn", tmp_path / "nothing"
+    empty.write_text("", encoding="utf-8")
+    folder.mkdir()
+    code, out, err = _run(runner, "stats", str(empty), str(folder), str(STATS), "--json")
+    assert code == 2
+    assert err.splitlines() == [
+        f"warning: no games in {empty}",
+        f"warning: no games in {folder} (no record files: .gbn, .jsonl, .ndjson)",
+    ]
+    assert json.loads(out)["games_included"] == 4  # the other games counted as ever

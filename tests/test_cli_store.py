@@ -365,15 +365,52 @@ def test_two_imports_at_once_lose_and_duplicate_nothing(tmp_path: Path) -> None:
     assert check_store(db).ok  # one chain through both importers' games, head and all
 
 
-def test_a_missing_path_stops_the_import_before_anything_is_stored(
-    runner: CliRunner, db: Path, tmp_path: Path
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_missing_path_is_said_and_the_others_are_stored(
+    runner: CliRunner, db: Path, tmp_path: Path, jobs: str
 ) -> None:
+    """As validate does: a typo in one path does not keep the good files from the store."""
     games = _sim(tmp_path / "a.gbn", 2)
-    code, _, err = _run(runner, "import", str(games), str(tmp_path / "nope.gbn"), "--db", str(db))
+    nope = tmp_path / "nope.gbn"
+    code, out, err = _run(
+        runner, "import", str(nope), str(games), "--db", str(db), "--json", "--jobs", jobs
+    )
     assert code == 2
-    assert f"{tmp_path / 'nope.gbn'}: no such file or folder" in err
+    assert err == f"getbit import: {nope}: no such file or folder\n"
+    said = json.loads(out)
+    assert (said["stored"], said["unreadable_files"]) == (2, 1)
     with GameStore(db) as store:
-        assert store.count() == 0
+        assert store.count() == 2
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_file_or_folder_of_no_games_is_a_warning_and_exit_2(
+    runner: CliRunner, db: Path, tmp_path: Path, jobs: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As validate says it: nothing was in it to store, which is not a success."""
+    from importers import workers
+    from store import jobs as store_jobs
+
+    monkeypatch.setattr(workers, "cores", lambda: 2)  # --jobs 2 starts two, anywhere
+    monkeypatch.setattr(store_jobs, "CHUNK", 1)  # each worker has games to check
+    empty, folder = tmp_path / "empty.gbn", tmp_path / "nothing"
+    empty.write_text("# a comment, no game\n", encoding="utf-8")
+    folder.mkdir()
+    (folder / "notes.txt").write_text("not a record", encoding="utf-8")
+    games = _sim(tmp_path / "a.gbn", 2)
+    code, out, err = _run(
+        runner, "import", str(empty), str(games), str(folder), "--db", str(db), "--json",
+        "--jobs", jobs,
+    )
+    assert code == 2
+    assert err.splitlines() == [
+        f"warning: no games in {empty}",
+        f"warning: no games in {folder} (no record files: .gbn, .jsonl, .ndjson, .bmn)",
+    ]
+    said = json.loads(out)
+    assert (said["stored"], said["empty"], said["unreadable_files"]) == (2, 2, 0)
+    code, _, err = _run(runner, "import", str(games), "--db", str(db))
+    assert (code, err) == (0, "")  # games already stored are not nothing
 
 
 @pytest.mark.parametrize("command", [["games", "--json"], ["show", "--json"]])
