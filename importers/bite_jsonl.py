@@ -46,7 +46,7 @@ from getbit_events.events import SourcePos
 from getbit_events.limits import MAX_ROUNDS, MAX_TEXT, MAX_VIOLATIONS
 from getbit_events.record import RecordedTag, Violation
 from importers.bmn import is_bmn, iter_bmn_stream
-from importers.gbn_lex import open_record
+from importers.gbn_lex import open_record, tag_fault
 from importers.jsonl_lines import objects
 from importers.reading import DETECT_BYTES, read_in, recoded
 from importers.wire import bite_event_from_wire, bite_event_to_wire
@@ -115,6 +115,11 @@ class _Log:
                     ', ; : # [ ] " = ( ))',
                     pos,
                 )
+            for tag in event.tags:
+                fault = tag_fault(*tag)
+                if fault is not None:
+                    self.error(f"bm-game-started: {fault}", pos)
+                    break
         self.events.append(event)
 
     def finish(self) -> BiteRecord:

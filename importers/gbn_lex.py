@@ -28,6 +28,7 @@ __all__ = [
     "open_record",
     "read_tag",
     "short",
+    "tag_fault",
     "text_lines",
 ]
 
@@ -125,8 +126,24 @@ def open_record(path: str | Path, source: str | None = None) -> tuple[IO[bytes],
         raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
 
 
-
 # -- a tag line ---------------------------------------------------------------------------
+
+
+def tag_fault(name: str, value: str) -> str | None:
+    """Why a game cannot keep the tag ``name`` = ``value``, or None. A tag is kept to
+    be written back as ``[Name "value"]`` (GBN and BMN): its name is a letter, then
+    letters, digits, ``_`` and ``-``; its value is on one line, at most MAX_TEXT
+    characters."""
+    if not _TAG_NAME.fullmatch(name) or len(name) > MAX_TEXT:
+        return (
+            f"{short(name)} is not a tag's name: a letter, then letters, digits, _ and - "
+            f"(at most {MAX_TEXT})"
+        )
+    if "\n" in value or "\r" in value:
+        return f"the value of the tag {name} holds a line break: a tag is one line"
+    if len(value) > MAX_TEXT:
+        return f"the value of the tag {name} is {len(value)} characters long; at most {MAX_TEXT}"
+    return None
 
 
 def read_tag(body: str, pos: SourcePos) -> RecordedTag | tuple[int, str]:

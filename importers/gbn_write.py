@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from getbit_events.errors import InputError
 from getbit_events.events import (
     CardsRevealed,
     Event,
@@ -31,6 +32,7 @@ from getbit_events.steps import (
     TookBack,
     step_of,
 )
+from importers.gbn_lex import tag_fault
 
 __all__ = ["outcome_text", "write_gbn"]
 
@@ -145,6 +147,10 @@ def _write_game(events: list[Event], outcomes: bool) -> str:
     setup = events[0]
     if not isinstance(setup, GameStarted):
         raise ValueError("a game's events start with game-started")
+    for tag in setup.tags:  # one kept before such tags were refused
+        fault = tag_fault(*tag)
+        if fault is not None:
+            raise InputError(f"cannot be written as GBN, which would not read it: {fault}")
     out = [f"[{k} {_quote(v)}]" for k, v in setup.tags]
     out.append(f"[Line {_quote(', '.join(setup.line))}]")
     if setup.variant != "standard":

@@ -54,6 +54,7 @@ from getbit_events.record import (
     RecordedTag,
     Violation,
 )
+from importers.gbn_lex import tag_fault
 from importers.jsonl_lines import MAX_DEPTH, NO_CLUE, Clue, objects
 from importers.jsonl_write import name_fault, setup_names, short, write_jsonl
 from importers.skipping import Skip, Skipped
@@ -404,10 +405,16 @@ class _Game:
         self.rounds[-1].append(event)
 
     def check_names(self, setup: GameStarted, pos: SourcePos) -> None:
+        """The set-up's names and tags: each as GBN can write it back, or an error."""
         for name in setup_names(setup):
             fault = name_fault(name)
             if fault is not None:
                 self.error(Violation("bad-name", fault, pos))
+                return
+        for tag in setup.tags:
+            fault = tag_fault(*tag)
+            if fault is not None:
+                self.error(Violation("syntax", f"game-started: {fault}", pos))
                 return
 
     def finish(self) -> RecordedGame | Skipped:

@@ -138,12 +138,17 @@ def _texts(
         except GetbitError as exc:
             problems.append(exc)
             continue
-        if fmt == "jsonl":  # each line ends in a newline
-            if game == BITE_ME:
-                yield from write_bite_jsonl([(game_id, moves)])
-            else:
-                yield from write_jsonl([(game_id, events)])
+        try:  # a game the format cannot hold (a tag stored before it was refused, say)
+            if fmt == "jsonl":  # each line ends in a newline
+                if game == BITE_ME:
+                    lines = list(write_bite_jsonl([(game_id, moves)]))
+                else:
+                    lines = list(write_jsonl([(game_id, events)]))
+                yield "".join(lines)
+                continue
+            text = game_bmn(moves) if game == BITE_ME else write_gbn([events])
+        except InputError as exc:  # said, left out; the other games are written
+            problems.append(exc if fmt == "jsonl" else InputError(f"game {game_id} {exc}"))
             continue
-        text = game_bmn(moves) if game == BITE_ME else write_gbn([events])
         yield text if first else "\n" + text  # a blank line between games
         first = False

@@ -609,9 +609,12 @@ def retract_command(
 
     Statistics, ratings and 'getbit games' leave it out.
     """
+    if not reason.strip():  # a retraction is kept for good: it says why
+        say_error("--reason: say why the game is taken back (it is kept in its history)")
+        raise typer.Exit(EXIT_UNREADABLE)
     try:
         with GameStore(db if db is not None else default_path(), create=False) as store:
-            entry = store.retract(game, reason.strip() or None)
+            entry = store.retract(game, reason.strip())
     except GetbitError as exc:
         say_error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None

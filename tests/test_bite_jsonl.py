@@ -148,6 +148,14 @@ def test_a_bad_line_spoils_only_its_game() -> None:
             lambda w: [w[0] | {"seats": ["Ann,Bob", "Cid", "Dee"]}, *w[1:]],
             "'Ann,Bob' cannot be a player's name",
         ),
+        (
+            lambda w: [w[0] | {"tags": [["Event", "two\nlines"]]}, *w[1:]],
+            "bm-game-started: the value of the tag Event holds a line break",
+        ),
+        (
+            lambda w: [w[0] | {"tags": [["Our event", "x"]]}, *w[1:]],
+            "bm-game-started: 'Our event' is not a tag's name",
+        ),
     ],
 )
 def test_a_log_that_cannot_be_a_game_says_why(edit: Any, said: str) -> None:

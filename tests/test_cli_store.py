@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import attrs
 import pytest
@@ -429,3 +430,41 @@ def test_json_stays_json_on_a_terminal_that_is_not_utf8(tmp_path: Path, command:
     assert result.returncode == 0, result.stderr
     first = json.loads(result.stdout.decode("ascii").splitlines()[0])
     assert "Zoë" in json.dumps(first, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("fmt", ["gbn", "jsonl"])
+def test_a_stored_tag_no_record_can_hold_is_said_and_the_other_games_exported(
+    runner: CliRunner, db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    """A store from before such tags were refused may hold a tag with a line break:
+    export leaves that game out, says which and why (exit 2), and writes the others
+    as readable records (it used to write GBN that no reader reads back)."""
+    import importers.jsonl
+
+    first, second = simulate_games(2, "standard", 4, 3, "random")
+    bad = attrs.evolve(first[0], tags=(("Event", "Friday\nclub"),))
+    log = tmp_path / "log.jsonl"
+    lines = [*_lines_of("bad", [bad, *first[1:]]), *_lines_of("good", second)]
+    log.write_text("".join(lines), encoding="utf-8")
+    with monkeypatch.context() as m:  # stored as an older getbit stored it
+        m.setattr(importers.jsonl, "tag_fault", lambda name, value: None)
+        code, _, _ = _run(runner, "import", str(log), "--db", str(db))
+    assert code == 0
+    out = tmp_path / f"out.{fmt}"
+    code, _, err = _run(runner, "export", "--db", str(db), "--format", fmt, "-o", str(out))
+    assert code == 2
+    assert "cannot be written as" in err
+    assert "the value of the tag Event holds a line break: a tag is one line" in err
+    code, said, _ = _run(runner, "validate", str(out), "--json")
+    assert code == 0
+    assert len(said.splitlines()) == 1  # the other game, whole and readable
+
+
+def _lines_of(game_id: str, events: list[Any]) -> list[str]:
+    """A log's lines as a program writes them, whatever getbit's writer would refuse."""
+    from importers.wire import event_to_wire
+
+    return [
+        json.dumps(event_to_wire(e, game_id, seq), ensure_ascii=False) + "\n"
+        for seq, e in enumerate(events, 1)
+    ]

@@ -177,6 +177,41 @@ def test_a_name_that_would_split_is_refused() -> None:
 
 
 @pytest.mark.parametrize(
+    ("tag", "said"),
+    [
+        (["Event", "Friday\nclub"], "the value of the tag Event holds a line break"),
+        (["Event", "Friday\rclub"], "the value of the tag Event holds a line break"),
+        (["Bad Tag", "x"], "'Bad Tag' is not a tag's name: a letter, then letters"),
+        (["", "x"], "'' is not a tag's name"),
+        (["9th", "x"], "'9th' is not a tag's name"),
+        (["Event", "x" * (MAX_TEXT + 1)], f"text of {MAX_TEXT + 1} characters; at most"),
+    ],
+)
+def test_a_tag_gbn_could_not_write_back_is_a_syntax_error(tag: list[str], said: str) -> None:
+    """A log's tags are kept to be exported as GBN ``[Name "value"]``: one that GBN
+    cannot hold is refused where it is read, not stored to make an unreadable export."""
+    lines = _lines(simulate_game("standard", 4, 1))
+    lines[0]["tags"] = [["Site", "club"], tag]
+    (report,) = _reports(_text(lines))
+    assert not report.readable
+    [violation] = report.violations
+    assert (violation.code, violation.pos.line) == ("syntax", 1)
+    assert violation.message.startswith("game-started: ")
+    assert said in violation.message
+    lines[0]["tags"] = [["Site", "club"], ["Notes_2-b", "tab\tand \u2028 kept"]]
+    (kept,) = _reports(_text(lines))
+    assert kept.valid
+    with pytest.raises(InputError, match=r"holds a line break"):  # nor written as a log
+        list(write_jsonl([("g", [attrs.evolve(game_started(kept), tags=(("A", "1\n2"),))])]))
+
+
+def game_started(report: GameReport) -> GameStarted:
+    setup = report.events[0]
+    assert isinstance(setup, GameStarted)
+    return setup
+
+
+@pytest.mark.parametrize(
     "name", [" Ann", "Ann ", "\tAnn", "Ann\t", "\u00a0Ann", "Ann\u00a0", "Ann\u2028", "\u2029Ann"]
 )
 def test_a_name_with_a_space_around_it_is_refused_not_a_false_unknown_swimmer(

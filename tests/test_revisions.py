@@ -194,6 +194,20 @@ def test_a_retracted_game_is_left_out_and_kept(
         assert store.events(old)
 
 
+@pytest.mark.parametrize("reason", ["", "  "])
+def test_a_retraction_says_why(
+    runner: CliRunner, db: Path, club: tuple[str, Path], reason: str
+) -> None:
+    old, _ = club
+    code, out, err = _run(runner, "retract", old, "--db", str(db), "--reason", reason)
+    assert (code, out) == (2, "")
+    assert err == (
+        "getbit retract: --reason: say why the game is taken back (it is kept in its history)\n"
+    )
+    with GameStore(db) as store:
+        assert not store.table_rows("history")
+
+
 def test_the_read_models_are_what_a_rebuild_makes_and_check_passes(
     tmp_path: Path, db: Path, runner: CliRunner
 ) -> None:
