@@ -68,7 +68,7 @@ from getbit_events.record import RecordedGame
 from getbit_events.simulate import BOTS, simulate_games
 from getbit_events.validate import GameReport, validate_game
 from importers import find_files
-from importers.reading import date_warnings
+from importers.reading import date_warnings, present
 from importers.skipping import Positions, Skip, Skipped, mark
 
 __all__ = ["ELSEWHERE", "app", "commands", "main"]
@@ -471,7 +471,7 @@ def _items(
         for k, (_, path) in enumerate(files):
             yield positions.given(k)
             try:
-                if not path.exists():  # said, and the other paths are still read
+                if not present(path):  # said, and the other paths are still read
                     raise InputError(f"{path}: no such file or folder")
                 # the games read before a file turns out unreadable still count
                 notes: list[str] = []

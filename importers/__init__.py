@@ -10,7 +10,7 @@ from typing import IO, overload
 from biteme.record import BiteRecord
 from getbit_events.errors import InputError
 from getbit_events.record import RecordedGame
-from importers.reading import Encoding, read_in, recoded, with_text
+from importers.reading import STDIN, Encoding, present, read_in, recoded, spool, with_text
 from importers.skipping import Skip, Skipped
 
 __all__ = [
@@ -53,16 +53,19 @@ def find_files(
 
     A path that does not exist is an InputError when it is reached; with
     ``missing_ok`` it is given too, for the caller to say so and go on to the next.
+    A pipe given (``-`` for standard input, ``/dev/stdin``, a FIFO, a shell's
+    ``<(...)``) is copied as it is found, to be read as a file (``reading.spool``).
     """
     for path in paths:
         if path.is_dir():
             yield from sorted(
                 p for p in path.rglob("*") if p.suffix.lower() in suffixes and p.is_file()
             )
-        elif missing_ok or path.exists():
-            yield path
         else:
-            raise InputError(f"{path}: no such file or folder")
+            spool(path)
+            if not (missing_ok or present(path)):
+                raise InputError(f"{path}: no such file or folder")
+            yield path
 
 
 def record_suffixes(fmt: str) -> tuple[str, ...]:
@@ -122,6 +125,9 @@ def detect(path: Path) -> str:
             f"{path}: a record of Come on! Bite me! (BMN): validate, import, replay and "
             "stats read it; this command does not yet"
         )
+    if str(path) == STDIN:
+        raise InputError("-: standard input has no file ending to tell its format by: "
+                         "give --format gbn|jsonl|csv")
     what = f"unknown file type {suffix!r}" if suffix else "no file ending to tell its format by"
     raise InputError(
         f"{path}: {what}; name it .gbn, .jsonl or .csv (validate and import also take "

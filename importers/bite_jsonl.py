@@ -48,7 +48,7 @@ from getbit_events.record import RecordedTag, Violation
 from importers.bmn import is_bmn, iter_bmn_stream
 from importers.gbn_lex import open_record, tag_fault
 from importers.jsonl_lines import objects
-from importers.reading import DETECT_BYTES, read_in, recoded
+from importers.reading import DETECT_BYTES, open_bytes, read_in, recoded
 from importers.wire import bite_event_from_wire, bite_event_to_wire
 
 __all__ = [
@@ -241,7 +241,7 @@ def is_bite_jsonl(path: str | Path) -> bool:
     if path.suffix.lower() not in _JSONL:
         return False
     try:
-        with open(path, "rb") as f:
+        with open_bytes(path) as f:
             return _BITE_TYPE.search(f.read(DETECT_BYTES)) is not None
     except OSError:
         return False

@@ -21,7 +21,7 @@ from getbit_events.events import SourcePos
 from getbit_events.limits import MAX_ROUNDS, MAX_TEXT, MAX_VIOLATIONS
 from getbit_events.record import Violation
 from importers.gbn_lex import Line, file_lines, open_record, text_lines
-from importers.reading import DETECT_BYTES
+from importers.reading import DETECT_BYTES, open_bytes
 
 __all__ = [
     "SUFFIX",
@@ -267,7 +267,7 @@ def is_bmn(path: str | Path) -> bool:
     if path.suffix.lower() == SUFFIX:
         return True
     try:
-        with open(path, "rb") as f:
+        with open_bytes(path) as f:
             start = f.read(DETECT_BYTES)
     except OSError:
         return False

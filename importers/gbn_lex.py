@@ -16,7 +16,7 @@ from getbit_events.errors import InputError
 from getbit_events.events import SourcePos
 from getbit_events.limits import MAX_LINE, MAX_TEXT
 from getbit_events.record import RecordedTag
-from importers.reading import raw_lines
+from importers.reading import open_bytes, raw_lines
 
 __all__ = [
     "Line",
@@ -121,7 +121,7 @@ def open_record(path: str | Path, source: str | None = None) -> tuple[IO[bytes],
     (InputError when it cannot be opened)."""
     name = source if source is not None else str(path)
     try:
-        return open(path, "rb"), name
+        return open_bytes(path), name
     except OSError as exc:
         raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
 

@@ -57,6 +57,7 @@ from getbit_events.record import (
 from importers.gbn_lex import tag_fault
 from importers.jsonl_lines import MAX_DEPTH, NO_CLUE, Clue, objects
 from importers.jsonl_write import name_fault, setup_names, short, write_jsonl
+from importers.reading import open_bytes
 from importers.skipping import Skip, Skipped
 from importers.wire import event_from_wire
 
@@ -93,7 +94,7 @@ def iter_jsonl_file(
     path = Path(path)
     name = source if source is not None else str(path)
     try:
-        stream = path.open("rb")
+        stream = open_bytes(path)
     except OSError as exc:
         raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
     with stream:

@@ -6,8 +6,15 @@ game's own text, read beside the reader (``with_text``).
 
 from __future__ import annotations
 
+import atexit
 import codecs
+import contextlib
+import os
 import re
+import shutil
+import stat
+import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import TracebackType
@@ -25,6 +32,7 @@ from importers.skipping import Skipped
 
 __all__ = [
     "DETECT_BYTES",
+    "STDIN",
     "Encoding",
     "GameErrors",
     "Held",
@@ -32,9 +40,12 @@ __all__ = [
     "codec",
     "date_warnings",
     "iso_date",
+    "open_bytes",
+    "present",
     "raw_lines",
     "read_in",
     "recoded",
+    "spool",
     "with_text",
 ]
 
@@ -83,6 +94,57 @@ def read_in(
     return chosen
 
 
+#: the name of standard input, as a path given to a command
+STDIN = "-"
+#: a pipe's name (``-``, a FIFO, ``/dev/stdin``, a shell's ``<(...)``) -> its copy
+_SPOOLED: dict[str, str] = {}
+
+
+def spool(path: Path) -> None:
+    """Copy ``path`` to a temporary file, once, when it is a pipe rather than a file:
+    a pipe can be read only once, and a record is opened more than once (its start
+    for its encoding and its game, then its games; by each worker with ``--jobs``).
+    Called where the paths given are found (``importers.find_files``), so before
+    any worker starts; the copy goes when the process ends."""
+    key = str(path)
+    if key in _SPOOLED:
+        return
+    if key != STDIN:
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            return  # not there: its reader says so
+        if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+            return
+    fd, copy = tempfile.mkstemp(prefix="getbit-", suffix=path.suffix)
+    atexit.register(_remove, copy)
+    with os.fdopen(fd, "wb") as out:
+        try:
+            if key == STDIN:
+                shutil.copyfileobj(sys.stdin.buffer, out)
+            else:
+                with open(path, "rb") as given:
+                    shutil.copyfileobj(given, out)
+        except OSError:
+            return  # its reader says why it cannot be read
+    _SPOOLED[key] = copy
+
+
+def present(path: Path) -> bool:
+    """Whether ``path`` is there to be read: a file, a folder, or a pipe copied."""
+    return str(path) in _SPOOLED or path.exists()
+
+
+def _remove(copy: str) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(copy)
+
+
+def open_bytes(path: str | Path) -> IO[bytes]:
+    """``path`` opened for reading bytes: the copy of it ``spool`` made, if any."""
+    return open(_SPOOLED.get(str(path), path), "rb")
+
+
 def choose_encoding(path: str | Path, given: str | None) -> Encoding:
     """The encoding to read ``path`` in: ``given`` (InputError when Python knows no
     such codec, or it is not a superset of ASCII), else UTF-8 unless the file's start
@@ -96,7 +158,7 @@ def choose_encoding(path: str | Path, given: str | None) -> Encoding:
     if given is not None:
         return Encoding(codec(given))
     try:
-        with open(path, "rb") as f:
+        with open_bytes(path) as f:
             start = f.read(DETECT_BYTES)
     except OSError:
         return Encoding("utf-8")  # the reader says why it cannot be opened
@@ -363,7 +425,7 @@ def with_text(games: Iterator[_G], path: Path) -> Iterator[_G]:
     game's. The file is read a second time, in step, so memory holds one game's text.
     """
     try:
-        f = open(path, "rb")  # noqa: SIM115 - closed below, when the games are done
+        f = open_bytes(path)  # closed below, when the games are done
     except OSError:  # the reader has opened it: gone since; the games go without text
         yield from games
         return

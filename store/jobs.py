@@ -26,7 +26,7 @@ from biteme.validate import BiteReport, validate_bite
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.record import RecordedGame
 from getbit_events.validate import GameReport, validate_game
-from importers.reading import date_warnings
+from importers.reading import date_warnings, present
 from importers.skipping import Positions, Skipped, mark
 from importers.workers import AHEAD, Share, bug, default_jobs, in_order
 from importers.workers import CHUNK as WORKER_CHUNK
@@ -185,7 +185,7 @@ def files_items(
         for path in paths:
             line = 1
             try:
-                if not path.exists():  # said, and the other paths are still read
+                if not present(path):  # said, and the other paths are still read
                     raise InputError(f"{path}: no such file or folder")
                 notes: list[str] = []
                 games = iter_records(

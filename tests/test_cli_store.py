@@ -468,3 +468,20 @@ def _lines_of(game_id: str, events: list[Any]) -> list[str]:
         json.dumps(event_to_wire(e, game_id, seq), ensure_ascii=False) + "\n"
         for seq, e in enumerate(events, 1)
     ]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_import_reads_standard_input_once_and_whole(tmp_path: Path, jobs: str) -> None:
+    """``getbit import --format gbn -``: the games piped in, each stored once, the same
+    as from a file (a pipe used to give no games)."""
+    text = write_gbn(simulate_games(60, "standard", 4, 5, "random"))
+    db = tmp_path / "games.db"
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("getbit")), "import", "--format", "gbn", "--json",
+         "--jobs", jobs, "--db", str(db), "-"],
+        input=text, capture_output=True, text=True, encoding="utf-8", timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["stored"] == 60
+    with GameStore(db) as store:
+        assert store.count() == 60

@@ -629,3 +629,46 @@ def test_a_slip_of_a_name_is_one_error_with_a_hint(tmp_path: Path) -> None:
         ),
     ]
     assert "missing-play" not in result.stdout
+
+
+def _getbit_fed(args: list[str], text: str) -> subprocess.CompletedProcess[str]:
+    """``getbit ARGS`` as a shell runs it, with ``text`` on its standard input."""
+    script = Path(sys.executable).with_name("getbit")
+    return subprocess.run(
+        [str(script), *args], input=text, capture_output=True, text=True, encoding="utf-8",
+        cwd=ROOT, timeout=120,
+    )
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="pipes by name are POSIX's")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_records_read_from_a_pipe_are_read_once_and_whole(tmp_path: Path, jobs: str) -> None:
+    """``-`` (standard input), ``/dev/stdin`` and a named pipe are read as a file is,
+    though a pipe can be read only once (a record is opened for its encoding, its
+    game, then its games, and by each worker): they used to give no games."""
+    records = sorted((ROOT / "fixtures" / "games").glob("*.gbn"))
+    text = "\n".join(p.read_text(encoding="utf-8") for p in records)
+    as_file = tmp_path / "all.gbn"
+    as_file.write_text(text, encoding="utf-8")
+    expected = json_lines(getbit(as_file, "--json", "--jobs", jobs))
+    assert len(expected) > 20
+    for name in ("-", "/dev/stdin"):
+        fed = _getbit_fed(["validate", "--format", "gbn", "--json", "--jobs", jobs, name], text)
+        assert fed.returncode == 0, fed.stderr
+        said = [json.loads(line) for line in fed.stdout.splitlines()]
+        assert [(g["game"], g["valid"], g["rounds"]) for g in said] == [
+            (g["game"], g["valid"], g["rounds"]) for g in expected
+        ]
+    fifo = tmp_path / "games.fifo"
+    os.mkfifo(fifo)
+    writer = subprocess.Popen(["sh", "-c", f"cat '{as_file}' > '{fifo}'"])
+    fed = _getbit_fed(["validate", "--format", "gbn", "--jobs", jobs, str(fifo)], "")
+    writer.wait(timeout=60)
+    assert fed.returncode == 0, fed.stderr
+    assert f"{len(expected)} games: {len(expected)} valid" in fed.stdout
+    fed = _getbit_fed(["validate", "-"], text)
+    assert fed.returncode == 2
+    assert fed.stderr == (
+        "getbit validate: -: standard input has no file ending to tell its format by: "
+        "give --format gbn|jsonl|csv\n"
+    )
