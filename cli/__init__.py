@@ -44,6 +44,7 @@ from console import (
     EXIT_UNREADABLE,
     OUT,
     bug_line,
+    flat,
     plural,
     refuse_overwrite,
     say_error,
@@ -276,7 +277,7 @@ def _games(
 
 
 def _render(report: GameReport | BiteReport) -> None:
-    head = f"{report.source} game {report.game} (line {report.record.pos.line})"
+    head = f"{flat(report.source)} game {report.game} (line {report.record.pos.line})"
     if report.valid:
         if report.finished:
             # a shared win (B16) is said "Vic and Wes win"

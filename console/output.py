@@ -21,6 +21,7 @@ __all__ = [
     "SafeConsole",
     "bug_line",
     "error_line",
+    "flat",
     "plural",
     "refuse_overwrite",
     "say_error",
@@ -47,6 +48,13 @@ def _escape(match: re.Match[str]) -> str:
 def shown(text: str) -> str:
     """``text`` with every control character written as its escape (``\\x1b``)."""
     return _CONTROL.sub(_escape, text) if _CONTROL.search(text) else text
+
+
+def flat(text: str) -> str:
+    """``text`` on one line and in one column: ``shown``, with a newline and a tab also
+    written as their escapes (``\\n``, ``\\t``). For a record's text (a file name, a
+    tag, a reason) put into a line of ours, which must stay that one line."""
+    return shown(text).replace("\n", "\\n").replace("\t", "\\t")
 
 
 class SafeConsole(Console):

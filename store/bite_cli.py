@@ -16,7 +16,7 @@ from rich.markup import escape
 
 from biteme.events import BiteEvent
 from biteme.validate import validate_bite
-from console import OUT, write_json
+from console import OUT, flat, write_json
 from getbit_events.errors import GetbitError, InputError, StoreError
 from importers.bite_jsonl import write_bite_jsonl
 from importers.bmn import read_bmn
@@ -71,10 +71,12 @@ def show_head(game: StoredGame, what: str = "") -> None:
     (and ``what``), where it came from, when, and its tags."""
     OUT.print(f"[bold]game {escape(game.id)}[/bold] ({escape(game.status)}){what}")
     if game.source:
-        OUT.print(f"  from {escape(game.source)}:{game.source_line} (game {game.source_game})")
+        OUT.print(
+            f"  from {escape(flat(game.source))}:{game.source_line} (game {game.source_game})"
+        )
     OUT.print(f"  imported {escape(game.imported_at)}")
     for name, value in game.tags:
-        OUT.print(f"  {escape(name)}: {escape(value)}")
+        OUT.print(f"  {escape(flat(name))}: {escape(flat(value))}")
 
 
 def _render(game: StoredGame, violations: list[StoredViolation], warnings: list[str]) -> None:

@@ -31,6 +31,7 @@ from console import (
     EXIT_OK,
     EXIT_UNREADABLE,
     OUT,
+    flat,
     refuse_overwrite,
     say_error,
     say_warning,
@@ -215,7 +216,7 @@ def _tell_game(
     if isinstance(report, InputError | GameFailure):
         say_error(str(report))
         return
-    head = f"{report.source} game {report.game} (line {report.record.pos.line})"
+    head = f"{flat(report.source)} game {report.game} (line {report.record.pos.line})"
     dates = report.dates if isinstance(report, Checked) else date_warnings(report.record)
     for warning in dates:
         say_warning(warning)
@@ -229,7 +230,7 @@ def _tell_game(
         hint = revision_hint(report, result)
         err.print(
             f"{escape(head)}: looks like a revision of {', '.join(result.revision_of)}; "
-            f"to replace it: {escape(hint['command'])}"
+            f"to replace it: {escape(flat(hint['command']))}"
         )
     if report.readable and report.valid:
         return
@@ -345,6 +346,9 @@ def show_command(
     ] = False,
 ) -> None:
     """One stored game: tags, result and violations (or, with --source, its record)."""
+    if source and as_json:  # the record's bytes are not JSON: neither is chosen silently
+        say_error("--source writes the record's text as imported, not JSON: give one of them")
+        raise typer.Exit(EXIT_UNREADABLE)
     problem = None
     try:
         with _open(db) as store:
@@ -374,7 +378,7 @@ def show_command(
     else:
         _render(stored, violations)
         for line in history_lines(stored.id, history):
-            out.print(f"  {escape(line)}")
+            out.print(f"  {escape(flat(line))}")
     if problem is not None:
         raise _fail(problem)
 
@@ -579,7 +583,7 @@ def replace_command(
         else:
             why = f" ({done.entry.reason})" if done.entry.reason else ""
             said = f"it supersedes {done.target}{why}"
-        out.print(escape(f"game {added.game_id} {what}; {said}"))
+        out.print(escape(flat(f"game {added.game_id} {what}; {said}")))
     raise typer.Exit(EXIT_INVALID if done.added.status == "invalid" else EXIT_OK)
 
 
@@ -621,7 +625,7 @@ def retract_command(
     if as_json:
         write_json(entry.to_json())
     else:
-        out.print(escape(f"retracted {entry.game} on {entry.at} ({entry.reason})"))
+        out.print(escape(flat(f"retracted {entry.game} on {entry.at} ({entry.reason})")))
     raise typer.Exit(EXIT_OK)
 
 

@@ -485,3 +485,31 @@ def test_import_reads_standard_input_once_and_whole(tmp_path: Path, jobs: str) -
     assert json.loads(done.stdout)["stored"] == 60
     with GameStore(db) as store:
         assert store.count() == 60
+
+
+def test_a_newline_or_tab_from_a_record_never_breaks_a_line_of_ours(
+    runner: CliRunner, db: Path, tmp_path: Path
+) -> None:
+    """A file name, a tag or a reason holding a newline or a tab is shown with them
+    as escapes, so each line said is one line (a program reading them reads right)."""
+    odd = tmp_path / "new\nline\tx.gbn"
+    odd.write_text('[Event "tab\there"]\n' + write_gbn(simulate_games(1, "standard", 4, 2,
+                                                                        "random")),
+                   encoding="utf-8")
+    shown = "new\\nline\\tx.gbn"
+    code, out, _ = _run(runner, "validate", str(odd))
+    assert code == 0
+    assert out.splitlines()[0].startswith(f"{tmp_path}/{shown} game 1 (line 1): ok")
+    code, _, _ = _run(runner, "import", str(odd), "--db", str(db))
+    assert code == 0
+    with GameStore(db) as store:
+        (game,) = store.games()
+    code, _, _ = _run(runner, "retract", game.id, "--db", str(db), "--reason", "two\nlines")
+    assert code == 0
+    code, out, _ = _run(runner, "show", game.id, "--db", str(db))
+    lines = out.splitlines()
+    assert f"  from {tmp_path}/{shown}:1 (game 1)" in lines
+    assert "  Event: tab\\there" in lines
+    assert any(line.endswith("(two\\nlines): not counted") for line in lines)
+    code, out, _ = _run(runner, "show", game.id, "--db", str(db), "--json")
+    assert json.loads(out)["history"][0]["reason"] == "two\nlines"  # kept as given

@@ -56,6 +56,13 @@ def test_each_game_keeps_its_part_of_the_file_byte_for_byte(
     assert "Zoë".encode() in parts[0]
 
 
+def test_source_is_not_json(stored: tuple[Path, list[str]]) -> None:
+    db, ids = stored
+    code, out, err = _run("show", "--db", str(db), ids[0], "--source", "--json")
+    assert (code, out) == (2, b"")
+    assert "--source writes the record's text as imported, not JSON" in err
+
+
 @pytest.mark.parametrize(
     "sql",
     [
