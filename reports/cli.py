@@ -370,6 +370,8 @@ def _bite_games_of_files(
             problems += 1
             continue
         if not is_bite(path):
+            if path in paths:  # named, not found in a folder: its games are not counted
+                say_warning(f"{path}: a record of Get Bit!, not counted by --rules bite-me")
             continue
         try:
             for record in iter_bite_file(path, encoding, say_warning):

@@ -288,3 +288,11 @@ def test_a_missing_file_is_said_and_the_others_counted() -> None:
     assert code == 2
     assert "nosuch.bmn: no such file" in err
     assert json.loads(out)["games_included"] == 1
+
+
+def test_a_record_of_get_bit_named_with_rules_bite_me_is_said_not_counted() -> None:
+    friday = ROOT / "fixtures" / "games" / "friday-club.gbn"
+    code, out, err = _stats("--json", "--rules", "bite-me", str(SHARED), str(friday))
+    assert code == 0
+    assert err == f"warning: {friday}: a record of Get Bit!, not counted by --rules bite-me\n"
+    assert json.loads(out)["games_included"] == 1
