@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import attrs
 import typer
@@ -26,6 +26,7 @@ from console import (
     refuse_overwrite,
     say_error,
     say_warning,
+    shown,
 )
 from console.options import db_option, encoding_option, game_option, id_option
 from getbit_events.errors import GetbitError, InputError
@@ -192,6 +193,13 @@ def replay_command(
             except OSError as exc:
                 raise InputError(f"{html}: cannot write: {exc.strerror}") from None
             err.print(f"wrote {escape(str(html))} ({len(cursor)} steps, {viewer.label})")
+        if step or html is None:  # on the terminal: every control character shown
+            cursor = Cursor(
+                _on_screen(cursor.events), _on_screen(found.violations),
+                _on_screen(found.warnings), found.title,
+            )
+            if seat is not None:
+                viewer = Viewer.named(cursor.setup, shown(seat))
         if step:
             run(cursor, out, viewer, rnd)
         elif html is None:
@@ -200,6 +208,22 @@ def replay_command(
         say_error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
     raise typer.Exit(EXIT_INVALID if found.violations else EXIT_OK)
+
+
+def _on_screen(value: Any) -> Any:
+    """``value`` (events, violations) with each text in it ``shown``: a control
+    character in a name written as its escape. For the terminal, whose rich ``Text``
+    pieces would drop a BEL, a backspace or a form feed, not show it (the HTML page
+    escapes them its own way)."""
+    if isinstance(value, str):
+        return shown(value)
+    if isinstance(value, tuple | list):
+        return type(value)(map(_on_screen, value))
+    if attrs.has(type(value)):
+        fields = attrs.fields(type(value))
+        changed = {f.alias: _on_screen(getattr(value, f.name)) for f in fields if f.init}
+        return attrs.evolve(value, **changed)
+    return value
 
 
 def _is_bite(source: str) -> bool:
@@ -264,6 +288,12 @@ def _replay_bite(
             except OSError as exc:
                 raise InputError(f"{html}: cannot write: {exc.strerror}") from None
             ERR.print(f"wrote {escape(str(html))} ({len(cursor.events)} steps, {cursor.label})")
+        if step or html is None:  # on the terminal: every control character shown
+            cursor = BiteCursor(
+                _on_screen(cursor.events), _on_screen(found.violations),
+                _on_screen(found.warnings), title,
+                player if player in (None, TABLE) else shown(str(player)),
+            )
         if step:
             run_bite(cursor, OUT, turn)
         elif html is None:

@@ -149,3 +149,28 @@ def test_json_lines_and_csv_sources(tmp_path: Path) -> None:
     code, out, _ = _run(str(sheet))
     assert code == 0
     assert "  ties      Beth and Anne on 3: they stay (R4)" in out
+
+
+@pytest.mark.parametrize("control", ["\x07", "\x08"])
+def test_a_control_character_in_a_name_is_shown_not_dropped(
+    tmp_path: Path, control: str
+) -> None:
+    """rich drops a BEL or a backspace from its text; the replay shows
+    each as its escape, as every other command does, in either game and any view."""
+    gbn = tmp_path / "odd.gbn"
+    gbn.write_text(f'[Line "A{control}nn, Bob, Cid, Dee"]\n\n1. A{control}nn 1, Bob 2, Cid 3, '
+                   "Dee 4\n", encoding="utf-8")
+    escaped = control.encode("unicode_escape").decode()
+    for args in ([], ["--as", f"A{control}nn"], ["--round", "1"]):
+        code, out, _ = _run(str(gbn), *args)
+        assert code == 0
+        assert control not in out
+        assert f"A{escaped}nn 1" in out
+    worked = (ROOT / "fixtures" / "biteme" / "worked.bmn").read_text(encoding="utf-8")
+    bmn = tmp_path / "odd.bmn"
+    bmn.write_text(worked.replace("Ann", f"A{control}nn"), encoding="utf-8")
+    for args in ([], ["--as", f"A{control}nn"]):
+        code, out, _ = _run(str(bmn), *args)
+        assert code == 0
+        assert control not in out
+        assert f"dealt A{escaped}nn Tiger" in out
