@@ -582,6 +582,7 @@ def _say_bug(where: str, exc: Exception, command: str | None = None) -> None:
 
 @app.command()
 def simulate(
+    ctx: typer.Context,
     variant: Annotated[
         Variant, typer.Option(case_sensitive=False, help="the variant of the games (R1)")
     ] = "standard",
@@ -626,6 +627,14 @@ def simulate(
     except InputError as exc:
         say_error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
+    # the options of the other game: an error, not silently ignored
+    other = ("--players", "--strengths") if rules == "get-bit" else (
+        "--variant", "--swimmers", "--bot", "--memory/--no-memory")
+    given = [o for o in other if _given(ctx, o)]
+    if given:
+        which = "Come on! Bite me!'s (--rules bite-me)" if rules == "get-bit" else "Get Bit!'s"
+        say_error(f"{', '.join(given)}: {which} only, not for this game")
+        raise typer.Exit(EXIT_UNREADABLE)
     if rules == "bite-me":
         _simulate_bite(games, players, seed, strengths, output, fmt)
         return
@@ -648,6 +657,13 @@ def simulate(
     finally:
         if output is not None:
             target.close()
+
+
+def _given(ctx: typer.Context, option: str) -> bool:
+    """Whether ``option`` (as ``simulate -h`` spells it) was given, not its default."""
+    name = option.removeprefix("--").split("/")[0].replace("-", "_")
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name not in ("DEFAULT", "DEFAULT_MAP")
 
 
 def _simulate_bite(

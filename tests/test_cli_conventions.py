@@ -269,3 +269,18 @@ def test_dash_is_standard_output_for_every_output_option(tmp_path: Path, monkeyp
     assert result.exit_code == 0
     assert result.stdout.startswith("[")
     assert not (tmp_path / "-").exists()
+
+
+def test_simulate_refuses_the_options_of_the_other_game() -> None:
+    code, err = _run("simulate", "--players", "5")
+    assert code == 2
+    assert err == (
+        "getbit simulate: --players: Come on! Bite me!'s (--rules bite-me) only, "
+        "not for this game\n"
+    )
+    code, err = _run("simulate", "--rules", "bite-me", "--variant", "shark", "--no-memory")
+    assert (code, err) == (
+        2, "getbit simulate: --variant, --memory/--no-memory: Get Bit!'s only, not for this game\n"
+    )
+    assert _run("simulate", "--rules", "bite-me", "--players", "5")[0] == 0
+    assert _run("simulate", "--variant", "shark", "--swimmers", "5", "--memory")[0] == 0
