@@ -496,8 +496,11 @@ def report_command(
     try:
         game_id, events, violations = _report_game(source, number, game_id, db, encoding)
         if not events:
-            raise InputError(f"game {game_id}: its set-up breaks the rules, nothing to report")
+            raise _Unplayable(f"game {game_id}: its set-up breaks the rules, nothing to report")
         summary = summarise_game(game_id, events)
+    except _Unplayable as exc:  # a game that breaks the rules: exit 1, as replay says it
+        say_error(str(exc))
+        raise typer.Exit(EXIT_INVALID) from None
     except GetbitError as exc:
         say_error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
@@ -508,6 +511,10 @@ def report_command(
         if violations:
             say_error(f"{plural(violations, 'rule violation')}: see 'getbit validate'")
     raise typer.Exit(EXIT_INVALID if violations else EXIT_OK)
+
+
+class _Unplayable(InputError):
+    """A game found that cannot be played through (a syntax error, a broken set-up)."""
 
 
 def _report_game(
@@ -544,7 +551,7 @@ def _file_game(
     report = validate_game(game)
     if not report.events:  # a syntax error or a broken set-up: there is no game to show
         first = report.violations[0] if report.violations else f"{path}: game {game.index}"
-        raise InputError(f"{first} (nothing to report: see 'getbit validate')")
+        raise _Unplayable(f"{first} (nothing to report: see 'getbit validate')")
     return game_id_of(report), report.events, len(report.violations)
 
 

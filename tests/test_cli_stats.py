@@ -330,9 +330,10 @@ def test_report_of_a_game_with_no_events(runner: CliRunner, tmp_path: Path) -> N
     bad = tmp_path / "bad.gbn"
     bad.write_text('[Line "Ann, Bob, Cid, Dee"]\n1. Ann one, Bob 2, Cid 3, Dee 4\n', "utf-8")
     code, out, err = _run(runner, "report", str(bad))
-    assert (code, out) == (2, "")
+    assert (code, out) == (1, "")  # the game breaks the rules, as replay says it
     assert "bad.gbn:2:8" in err
     assert "nothing to report" in err
+    assert runner.invoke(app, ["replay", str(bad)]).exit_code == 1
 
 
 def test_a_file_or_folder_of_no_games_is_a_warning_and_exit_2(
