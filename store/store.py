@@ -65,6 +65,9 @@ from store.totals import add_tally, read_totals
 # the package re-exports GameStore with the values it stores
 __all__ = ["PLAYED", "BatchLost", "GameStore"]
 
+#: a game's hash: SHA-256 in hex (its id is the start of it)
+HASH_LENGTH = 64
+
 
 
 #: The ids of the games a player played, as the player (``player_key``) or as one of
@@ -495,7 +498,8 @@ class GameStore:
 
     @reading
     def game(self, ref: str) -> StoredGame:
-        """The game whose id is ``ref`` or starts with it (InputError when none or several)."""
+        """The game whose id is ``ref`` or starts with it, or whose hash starts with it
+        (the whole hash, say); InputError when none or several."""
         ref = ref.strip()
         if not ref:
             raise InputError("a game id is needed (see 'getbit games')")
@@ -509,6 +513,14 @@ class GameStore:
         exact = [r for r in found if r["id"] == ref]
         if exact:
             return stored_game(exact[0])
+        if not found and len(ref) <= HASH_LENGTH:  # its hash, or more of it than its id
+            starts = [ref[:n] for n in range(1, len(ref))]
+            marks = ", ".join("?" * len(starts))
+            found = [
+                r
+                for r in self.db.query(f"SELECT * FROM games WHERE id IN ({marks})", starts)
+                if r["hash"].startswith(ref)
+            ]
         if not found:
             raise InputError(f"no game {ref!r} in {self.path} (see 'getbit games')")
         if len(found) > 1:

@@ -196,6 +196,12 @@ def test_a_game_is_found_by_the_start_of_its_id(store: GameStore) -> None:
     assert store.game(ids[0][:4]).id == ids[0]
     with pytest.raises(InputError, match="no game 'zzz' in"):
         store.game("zzz")
+    whole = store.game(ids[1]).hash  # what games --json shows beside the id
+    assert len(whole) == 64
+    assert store.game(whole).id == store.game(whole[:20]).id == ids[1]
+    other = whole[:20] + ("0" if whole[20] != "0" else "1")
+    with pytest.raises(InputError, match=f"no game '{other}' in"):
+        store.game(other)
 
 
 def test_reopening_applies_no_migration_twice(tmp_path: Path) -> None:
