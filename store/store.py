@@ -597,10 +597,11 @@ class GameStore:
 
     @reading
     def violations(self, game_id: str) -> list[StoredViolation]:
-        """The violations kept with the game, in record order."""
+        """The violations kept with the game, in record order; a ``too-many-violations``
+        last, as validate says it (it shares its line with the last one reported)."""
         rows = self._conn.execute(
-            'SELECT line, "column", round, code, rule, message FROM violations '
-            'WHERE game_id = ? ORDER BY line, "column", rowid',
+            'SELECT line, "column", round, code, rule, message FROM violations WHERE '
+            "game_id = ? ORDER BY code = 'too-many-violations', line, \"column\", rowid",
             (game_id,),
         )
         return [StoredViolation(*r) for r in rows]

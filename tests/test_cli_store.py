@@ -513,3 +513,22 @@ def test_a_newline_or_tab_from_a_record_never_breaks_a_line_of_ours(
     assert any(line.endswith("(two\\nlines): not counted") for line in lines)
     code, out, _ = _run(runner, "show", game.id, "--db", str(db), "--json")
     assert json.loads(out)["history"][0]["reason"] == "two\nlines"  # kept as given
+
+
+def test_show_says_too_many_violations_last_as_validate_does(
+    runner: CliRunner, db: Path, tmp_path: Path
+) -> None:
+    many = tmp_path / "many.gbn"
+    rounds = "".join(f"{r}. Ann 9, Bob 9, Cid 9, Dee 9\n" for r in range(1, 120))
+    many.write_text(f'[Line "Ann, Bob, Cid, Dee"]\n\n{rounds}', encoding="utf-8")
+    _, said, _ = _run(runner, "validate", str(many))
+    assert "[too-many-violations]" in said.splitlines()[-2]
+    code, _, _ = _run(runner, "import", str(many), "--db", str(db))
+    assert code == 1
+    with GameStore(db) as store:
+        (game,) = store.games()
+    _, out, _ = _run(runner, "show", game.id, "--db", str(db))
+    assert out.splitlines()[-1].endswith("[too-many-violations]")
+    shown = [line.split(": ", 1)[1] for line in out.splitlines() if line.startswith("  line ")]
+    checked = [line.split(": ", 1)[1] for line in said.splitlines() if line.startswith("  ")]
+    assert shown == checked  # the same violations, in the same order
