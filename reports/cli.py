@@ -79,7 +79,7 @@ def _from_files(paths: Sequence[Path], encoding: str | None, quiet: bool) -> _Lo
     """The games of the files, checked, with a bar on a terminal (not when ``quiet``)."""
     from console.progress import Bar, file_sizes
     from importers import FOLDER_SUFFIXES, find_files, iter_file
-    from importers.reading import codec
+    from importers.reading import codec, present
     from reports.columns import as_tuples
     from reports.sources import game_id_of, rows_from_reports
 
@@ -87,12 +87,14 @@ def _from_files(paths: Sequence[Path], encoding: str | None, quiet: bool) -> _Lo
         codec(encoding)  # a misspelt --encoding is said once, not once a file
     loaded = _Loaded()
     reports: list[GameReport] = []
-    sizes = file_sizes(find_files(paths))
+    sizes = file_sizes(find_files(paths, missing_ok=True))
     with Bar(ERR, "reading", sum(sizes.values()), not quiet, in_bytes=True) as bar:
         for path, size in sizes.items():
             bar.next_file(size)
             found = len(reports)
             try:
+                if not present(path):  # said, and the other paths are still counted
+                    raise InputError(f"{path}: no such file or folder")
                 for game in iter_file(path, encoding=encoding, say=say_warning):
                     reports.append(validate_game(game))
                     bar.advance(len(game.text or b""))

@@ -349,3 +349,14 @@ def test_a_file_or_folder_of_no_games_is_a_warning_and_exit_2(
         f"warning: no games in {folder} (no record files: .gbn, .jsonl, .ndjson)",
     ]
     assert json.loads(out)["games_included"] == 4  # the other games counted as ever
+
+
+def test_a_missing_path_is_said_and_the_other_games_counted(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """As validate and import do (stats used to stop at it, counting nothing)."""
+    missing = tmp_path / "missing.gbn"
+    code, out, err = _run(runner, "stats", str(missing), str(STATS), "--json")
+    assert code == 2
+    assert err == f"getbit stats: {missing}: no such file or folder\n"
+    assert json.loads(out)["games_included"] == 4
