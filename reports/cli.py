@@ -210,11 +210,17 @@ def stats_command(
     ] = None,
 ) -> None:
     """Statistics per player over stored games (or FILES): results, bites, cards, the Shark."""
+    from importers import find_files, record_suffixes
     from reports.selection import Aliases, Filters
     from store import default_path
 
     try:
-        reads = list(paths) if paths else [db if db is not None else default_path()]
+        # the records it reads (a folder's too), or the store
+        reads = (
+            list(find_files(paths, record_suffixes("auto"), missing_ok=True))
+            if paths
+            else [db if db is not None else default_path()]
+        )
         for written in (csv_path, html_path):
             refuse_overwrite(written, reads)
         if _which_game(paths or [], rules, db) == "bite-me":

@@ -246,6 +246,7 @@ def test_no_command_writes_over_what_it_reads(tmp_path: Path) -> None:
         f"{record}, which this command reads": [
             ["replay", str(record), "--html", str(record)],
             ["stats", str(record), "--csv", str(record)],
+            ["stats", str(tmp_path), "--html", str(record)],  # a record of a folder given
         ],
         f"{strengths}, which this command reads": [
             ["simulate", "--rules", "bite-me", "--strengths", str(strengths),
