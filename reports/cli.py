@@ -87,24 +87,25 @@ def _from_files(paths: Sequence[Path], encoding: str | None, quiet: bool) -> _Lo
         codec(encoding)  # a misspelt --encoding is said once, not once a file
     loaded = _Loaded()
     reports: list[GameReport] = []
-    sizes = file_sizes(find_files(paths, missing_ok=True))
+    given = [(p, list(find_files([p], missing_ok=True))) for p in paths]
+    sizes = file_sizes(f for _, files in given for f in files)
     with Bar(ERR, "reading", sum(sizes.values()), not quiet, in_bytes=True) as bar:
-        for path, size in sizes.items():
-            bar.next_file(size)
-            found = len(reports)
-            try:
-                if not present(path):  # said, and the other paths are still counted
-                    raise InputError(f"{path}: no such file or folder")
-                for game in iter_file(path, encoding=encoding, say=say_warning):
-                    reports.append(validate_game(game))
-                    bar.advance(len(game.text or b""))
-            except InputError as exc:  # one unreadable file does not stop the others
-                loaded.problems.append(str(exc))
-                continue
-            if len(reports) == found:
-                loaded.empty.append(f"no games in {path}")
-    for folder in (p for p in paths if p.is_dir() and next(find_files([p]), None) is None):
-        loaded.empty.append(f"no games in {folder} (no record files: {', '.join(FOLDER_SUFFIXES)})")
+        for path, files in given:
+            said = len(reports) + len(loaded.problems)
+            for file in files:
+                bar.next_file(sizes[file])
+                try:
+                    if not present(file):  # said, and the other paths are still counted
+                        raise InputError(f"{file}: no such file or folder")
+                    for game in iter_file(file, encoding=encoding, say=say_warning):
+                        reports.append(validate_game(game))
+                        bar.advance(len(game.text or b""))
+                except InputError as exc:  # one unreadable file does not stop the others
+                    loaded.problems.append(str(exc))
+            if len(reports) + len(loaded.problems) == said:  # as validate says it
+                ends = ", ".join(FOLDER_SUFFIXES)
+                hint = f" (no record files: {ends})" if path.is_dir() and not files else ""
+                loaded.empty.append(f"no games in {path}{hint}")
     loaded.rows = list(as_tuples(rows_from_reports(reports, loaded.unreadable)))
     loaded.events = {game_id_of(r): r.events for r in reports if r.events}
     return loaded

@@ -159,7 +159,8 @@ def import_paths(
         GameReport | BiteReport | Checked | InputError | GameFailure | Note, AddResult | None
     ]
     pending: list[Item] = []
-    found = list(_walk(paths, fmt))  # the folders walked before anything is stored
+    # the folders walked before anything is stored
+    found = [(path, list(_walk([path], fmt))) for path in paths]
 
     def store_one(work: Work) -> Item:
         item, new = work
@@ -192,22 +193,10 @@ def import_paths(
                 if on_report is not None:
                     on_report(report, result)
             if not pending:
-                for folder in _empty_folders(paths, fmt):
-                    summary.empty += 1
-                    if say is not None:
-                        ends = ", ".join(record_suffixes(fmt))
-                        say(f"no games in {folder} (no record files: {ends})")
                 return summary
             pending.clear()
     finally:
         checked.close()  # the workers stop with it
-
-
-def _empty_folders(paths: list[Path], fmt: str) -> Iterator[Path]:
-    """The folders of ``paths`` that hold no record file in format ``fmt``."""
-    for path in paths:
-        if path.is_dir() and next(_walk([path], fmt), None) is None:
-            yield path
 
 
 def _walk(paths: list[Path], fmt: str) -> Iterator[Path]:

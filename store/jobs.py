@@ -169,41 +169,56 @@ def checked_games(
 
 
 def files_items(
-    paths: list[Path], fmt: str, encoding: str | None = "utf-8"
+    given: list[tuple[Path, list[Path]]], fmt: str, encoding: str | None = "utf-8"
 ) -> Callable[[Share | None], Iterator[Item]]:
-    """The items of ``paths`` (found already): every game of each file as it is
-    read, an InputError for a file that cannot be read, a failure for a reader's bug
-    (the rest of that file is left out), and a ``Note`` of the encoding a file was
-    read in when it was detected (``encoding`` is ``importers.iter_file``'s). Given a
+    """The items of the paths given, each with its files (found already): every game
+    of each file as it is read, an InputError for a file that cannot be read, a
+    failure for a reader's bug (the rest of that file is left out), and a ``Note``
+    of the encoding a file was read in when it was detected (``encoding`` is
+    ``importers.iter_file``'s); after a path given that gave none of these (an
+    empty file, a folder of none), a ``Note`` that it holds no games. Given a
     worker's share (``in_order``), the games outside it are left unread where the
     reader can (``importers.skipping``)."""
 
     def items(share: Share | None) -> Iterator[Item]:
-        from importers import iter_records
+        from importers import record_suffixes
 
         positions = Positions(share)
-        for path in paths:
-            line = 1
-            try:
-                if not present(path):  # said, and the other paths are still read
-                    raise InputError(f"{path}: no such file or folder")
-                notes: list[str] = []
-                games = iter_records(
-                    path, fmt, encoding=encoding, say=notes.append, skip=positions.skip()
-                )
-                for note in notes:  # said on opening it: before its games
-                    yield positions.given(Note(note))
-                positions.games_begin()
-                found = 0
-                for found, record in enumerate(games, 1):  # noqa: B007 (counted)
-                    line = record.pos.line
-                    yield positions.given(record)
-                if not found:  # every worker finds as many (its skipped games too)
-                    yield positions.given(Note(f"no games in {path}", empty=True))
-            except InputError as exc:
-                yield positions.given(exc)
-            except Exception as exc:  # a reader's bug: the rest of this file is left out
-                yield positions.given(GameFailure(str(path), line, None, bug(exc), True))
+        for path, files in given:
+            said = 0  # every worker finds as many (its skipped games too)
+            for item in _file_items(files, fmt, encoding, positions):
+                said += not isinstance(item, Note)
+                yield item
+            if not said:
+                ends = ", ".join(record_suffixes(fmt))
+                hint = f" (no record files: {ends})" if path.is_dir() and not files else ""
+                yield positions.given(Note(f"no games in {path}{hint}", empty=True))
 
     return items
+
+
+def _file_items(
+    files: list[Path], fmt: str, encoding: str | None, positions: Positions
+) -> Iterator[Item]:
+    from importers import iter_records
+
+    for path in files:
+        line = 1
+        try:
+            if not present(path):  # said, and the other paths are still read
+                raise InputError(f"{path}: no such file or folder")
+            notes: list[str] = []
+            games = iter_records(
+                path, fmt, encoding=encoding, say=notes.append, skip=positions.skip()
+            )
+            for note in notes:  # said on opening it: before its games
+                yield positions.given(Note(note))
+            positions.games_begin()
+            for record in games:
+                line = record.pos.line
+                yield positions.given(record)
+        except InputError as exc:
+            yield positions.given(exc)
+        except Exception as exc:  # a reader's bug: the rest of this file is left out
+            yield positions.given(GameFailure(str(path), line, None, bug(exc), True))
 

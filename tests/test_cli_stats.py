@@ -349,6 +349,10 @@ def test_a_file_or_folder_of_no_games_is_a_warning_and_exit_2(
         f"warning: no games in {folder} (no record files: .gbn, .jsonl, .ndjson)",
     ]
     assert json.loads(out)["games_included"] == 4  # the other games counted as ever
+    (folder / "empty.gbn").write_text("", encoding="utf-8")
+    (folder / "club.gbn").write_text((STATS / "standard.gbn").read_text("utf-8"), "utf-8")
+    code, _, err = _run(runner, "stats", str(folder), "--json")
+    assert (code, err) == (0, "")  # a folder of games is not empty, whatever its files
 
 
 def test_a_missing_path_is_said_and_the_other_games_counted(

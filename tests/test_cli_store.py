@@ -412,6 +412,12 @@ def test_a_file_or_folder_of_no_games_is_a_warning_and_exit_2(
     assert (said["stored"], said["empty"], said["unreadable_files"]) == (2, 2, 0)
     code, _, err = _run(runner, "import", str(games), "--db", str(db))
     assert (code, err) == (0, "")  # games already stored are not nothing
+    mixed = tmp_path / "mixed"  # a folder given with games in it is not empty, as in
+    mixed.mkdir()  # validate, whatever its files (an empty one among them)
+    (mixed / "empty.gbn").write_text("", encoding="utf-8")
+    _sim(mixed / "b.gbn", 1, seed=8)
+    code, _, err = _run(runner, "import", str(mixed), "--db", str(db), "--jobs", jobs)
+    assert (code, err) == (0, "")
 
 
 @pytest.mark.parametrize("command", [["games", "--json"], ["show", "--json"]])
