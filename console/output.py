@@ -60,7 +60,12 @@ def flat(text: str) -> str:
 class SafeConsole(Console):
     """A rich ``Console`` that shows control characters as escapes, wherever they are in
     what it prints (a string, a table cell, a ``Text``): an ESC in a swimmer's name is
-    printed as ``\\x1b``, not sent to the terminal, and nothing is silently dropped."""
+    printed as ``\\x1b``, not sent to the terminal, and nothing is silently dropped.
+    Nor is text made emoji: ``club.gbn:100:3`` stays that, not ``club.gbn💯3``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("emoji", False)
+        super().__init__(*args, **kwargs)
 
     def render_str(self, text: str, **kwargs: Any) -> Text:
         # before rich makes a Text, which would drop some of them (BEL, backspace, CR)
