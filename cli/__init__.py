@@ -292,9 +292,9 @@ def _render(report: GameReport | BiteReport) -> None:
         n = len(report.violations)
         out.print(f"{escape(head)}: [red]{n} violation{'s' if n != 1 else ''}[/red]")
         for v in report.violations:
-            out.print(f"  {escape(str(v))}")
+            out.print(f"  {escape(flat(str(v)))}")
     for w in report.warnings:
-        out.print(f"  [yellow]warning[/yellow]: {escape(str(w))}")
+        out.print(f"  [yellow]warning[/yellow]: {escape(flat(str(w)))}")
 
 
 @app.command()
@@ -569,7 +569,7 @@ def _check(
     else:
         _render(report)
         for warning in extra[len(notes) :]:
-            out.print(f"  [yellow]warning[/yellow]: {escape(warning)}")
+            out.print(f"  [yellow]warning[/yellow]: {escape(flat(warning))}")
     return EXIT_OK if report.valid else EXIT_INVALID
 
 

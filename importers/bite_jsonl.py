@@ -68,10 +68,19 @@ _NAME_FORBIDDEN = frozenset(',;:#[]"=() \t\n\r')
 
 def write_bite_jsonl(games: Iterable[tuple[str, Sequence[BiteEvent]]]) -> Iterator[str]:
     """The log lines (each ending in a newline) of ``(game id, events)`` pairs; a game
-    with an id the reader would refuse raises InputError before any of its lines."""
+    with an id or a tag the reader would refuse raises InputError before any of its
+    lines."""
     for game_id, events in games:
         if not 0 < len(game_id) <= MAX_TEXT:
             raise InputError(f"game id of {len(game_id)} characters: 1 to {MAX_TEXT}")
+        setup = events[0] if events else None
+        for tag in setup.tags if isinstance(setup, BiteStarted) else ():
+            fault = tag_fault(*tag)  # one kept before such tags were refused
+            if fault is not None:
+                raise InputError(
+                    f"game {game_id} cannot be written as JSON Lines, which would refuse it: "
+                    f"{fault}"
+                )
         for seq, event in enumerate(events, 1):
             yield json.dumps(
                 bite_event_to_wire(event, game_id, seq), ensure_ascii=False, separators=(",", ":")

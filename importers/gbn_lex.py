@@ -139,7 +139,7 @@ def tag_fault(name: str, value: str) -> str | None:
             f"{short(name)} is not a tag's name: a letter, then letters, digits, _ and - "
             f"(at most {MAX_TEXT})"
         )
-    if "\n" in value or "\r" in value:
+    if "\n" in value:  # a lone CR is read back as written: it is no line's end
         return f"the value of the tag {name} holds a line break: a tag is one line"
     if len(value) > MAX_TEXT:
         return f"the value of the tag {name} is {len(value)} characters long; at most {MAX_TEXT}"

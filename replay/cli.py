@@ -23,6 +23,7 @@ from console import (
     EXIT_OK,
     EXIT_UNREADABLE,
     OUT,
+    flat,
     refuse_overwrite,
     say_error,
     say_warning,
@@ -177,7 +178,7 @@ def replay_command(
         if not found.events:  # a syntax error or a broken set-up: nothing to fold
             say_error(f"{found.title} cannot be replayed:")
             for v in found.violations:
-                err.print(f"  {escape(str(v))}")
+                err.print(f"  {escape(flat(str(v)))}")
             raise typer.Exit(EXIT_INVALID)
         cursor = Cursor(found.events, found.violations, found.warnings, found.title)
         viewer = EVERYTHING if seat is None else Viewer.named(cursor.setup, seat)
@@ -275,7 +276,7 @@ def _replay_bite(
         if not found.events:  # a syntax error or a broken set-up: nothing to fold
             say_error(f"{title} cannot be replayed:")
             for v in found.violations:
-                ERR.print(f"  {escape(str(v))}")
+                ERR.print(f"  {escape(flat(str(v)))}")
             raise typer.Exit(EXIT_INVALID)
         player = None if seat is None else TABLE if seat.casefold() == "table" else seat
         cursor = BiteCursor(found.events, found.violations, found.warnings, title, player)

@@ -235,7 +235,7 @@ def _tell_game(
     if report.readable and report.valid:
         return
     for v in report.violations:
-        err.print(f"  {escape(str(v))}")
+        err.print(f"  {escape(flat(str(v)))}")
 
 
 def _summary_line(summary: ImportSummary, valid_only: bool) -> str:
@@ -570,7 +570,7 @@ def replace_command(
         say_error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
     for v in done.report.violations:
-        err.print(f"  {escape(str(v))}")
+        err.print(f"  {escape(flat(str(v)))}")
     if as_json:
         write_json(done.to_json())
     else:

@@ -209,3 +209,14 @@ def test_import_stores_a_record_and_a_log_of_this_game(tmp_path: Path) -> None:
     assert done.stdout.startswith("1 stored, 0 already stored")
     listed = getbit("games", "--db", db, "--rules", "bite-me", "--json").stdout
     assert [json.loads(line)["game"] for line in listed.splitlines()] == ["bite-me"] * 2
+
+
+def test_a_game_stored_with_a_tag_its_reader_refuses_is_not_written() -> None:
+    """Export leaves it out, saying why (store.bite_cli), rather than write a log
+    that its own reader refuses."""
+    game = simulate_bite(3, 1)
+    bad = [attrs.evolve(game[0], tags=(("Event", "two\nlines"),)), *game[1:]]
+    with pytest.raises(InputError, match="game g cannot be written as JSON Lines, which would "
+                       "refuse it: the value of the tag Event holds a line break"):
+        list(write_bite_jsonl([("g", bad)]))
+    assert list(write_bite_jsonl([("g", game)]))  # the game as played is

@@ -519,6 +519,13 @@ def test_a_newline_or_tab_from_a_record_never_breaks_a_line_of_ours(
     assert any(line.endswith("(two\\nlines): not counted") for line in lines)
     code, out, _ = _run(runner, "show", game.id, "--db", str(db), "--json")
     assert json.loads(out)["history"][0]["reason"] == "two\nlines"  # kept as given
+    broken = tmp_path / "bad\nname.gbn"  # a violation's line names the file too
+    broken.write_text('[Line "Ann, Bob"]\n', encoding="utf-8")
+    line = f"  {tmp_path}/bad\\nname.gbn:1:1: standard is played by 4 to 6 swimmers"
+    _, out, _ = _run(runner, "validate", str(broken))
+    assert out.splitlines()[1].startswith(line)
+    _, _, err = _run(runner, "import", str(broken), "--db", str(db))
+    assert err.splitlines()[1].startswith(line)
 
 
 def test_show_says_too_many_violations_last_as_validate_does(
