@@ -271,8 +271,8 @@ def _games(
     from importers.bmn import is_bmn
 
     bmn = fmt in ("auto", "gbn") and is_bmn(path)
-    if bmn or (fmt in ("auto", "jsonl") and is_bite_jsonl(path)):
-        return iter_bite_file(path, encoding, notes.append)
+    if bmn or (fmt in ("auto", "jsonl") and is_bite_jsonl(path, named=fmt == "auto")):
+        return iter_bite_file(path, encoding, notes.append, log=not bmn)
     return iter_file(path, fmt, encoding=encoding, say=notes.append, skip=skip)
 
 

@@ -120,9 +120,13 @@ def refuse_overwrite(output: Path | None, reads: Iterable[Path | None]) -> None:
         if read is None:
             continue
         what = f"{read}, which this command reads" if _same_file(output, read) else None
-        for end in _STORE_FILES:
-            if what is None and _same_file(output, read.with_name(read.name + end), True):
-                what = f"where SQLite keeps the {end[1:]} file of {read}, which this command reads"
+        for end in _STORE_FILES:  # beside the store, or beside the file a link names
+            for store in (read, read.resolve()):
+                if what is None and _same_file(output, store.with_name(store.name + end), True):
+                    what = (
+                        f"where SQLite keeps the {end[1:]} file of {read}, which this command "
+                        "reads"
+                    )
         if what is not None:
             raise InputError(
                 f"{output}: that is {what}; write to another file (nothing was written)"

@@ -107,10 +107,9 @@ def iter_records(
     from importers.bmn import is_bmn
 
     path = Path(path)
-    if (fmt in ("auto", "gbn") and is_bmn(path)) or (
-        fmt in ("auto", "jsonl") and is_bite_jsonl(path)
-    ):
-        return with_text(iter_bite_file(path), path)
+    bmn = fmt in ("auto", "gbn") and is_bmn(path)
+    if bmn or (fmt in ("auto", "jsonl") and is_bite_jsonl(path, named=fmt == "auto")):
+        return with_text(iter_bite_file(path, log=not bmn), path)
     return iter_file(path, fmt, encoding=encoding, say=say, skip=skip)
 
 
@@ -126,8 +125,8 @@ def detect(path: Path) -> str:
             "stats read it; this command does not yet"
         )
     if str(path) == STDIN:
-        raise InputError("-: standard input has no file ending to tell its format by: "
-                         "give --format gbn|jsonl|csv")
+        raise InputError("-: standard input has no file ending to tell its format by "
+                         "(validate and import take --format gbn|jsonl|csv)")
     what = f"unknown file type {suffix!r}" if suffix else "no file ending to tell its format by"
     raise InputError(
         f"{path}: {what}; name it .gbn, .jsonl or .csv (validate and import also take "

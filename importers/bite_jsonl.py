@@ -244,10 +244,12 @@ def read_bite_jsonl(text: str, source: str = "<text>") -> list[BiteRecord]:
     return list(iter_bite_jsonl(io.BytesIO(text.encode("utf-8")), source))
 
 
-def is_bite_jsonl(path: str | Path) -> bool:
-    """Whether ``path`` is a JSON Lines log of this game: a ``bm-`` event near its start."""
+def is_bite_jsonl(path: str | Path, named: bool = True) -> bool:
+    """Whether ``path`` is a JSON Lines log of this game: a ``bm-`` event near its start.
+    ``named``: only a file whose ending says it is a log (``.jsonl``, ``.ndjson``);
+    False, any (a log given with ``--format jsonl``: a pipe, say)."""
     path = Path(path)
-    if path.suffix.lower() not in _JSONL:
+    if named and path.suffix.lower() not in _JSONL:
         return False
     try:
         with open_bytes(path) as f:
@@ -265,15 +267,17 @@ def iter_bite_file(
     path: str | Path,
     encoding: str | None = "utf-8",
     say: Callable[[str], None] | None = None,
+    log: bool | None = None,
 ) -> Iterator[BiteRecord]:
     """The games of a file of this game (BMN or a log), read as they are asked for.
 
     ``encoding`` as for Get Bit!'s records (``importers.iter_file``): the file is read
     in it; None: UTF-8, else detected and ``say`` told which (``reading.read_in``).
+    ``log``: whether it is a log (None: as its ending and start say, ``is_bite_jsonl``).
     """
     chosen = read_in(path, encoding, say)
     stream, name = open_record(path, None)
-    if not is_bite_jsonl(path):
+    if not (is_bite_jsonl(path) if log is None else log):
         return iter_bmn_stream(recoded(stream, chosen), name)
 
     def games() -> Iterator[BiteRecord]:

@@ -121,6 +121,8 @@ def spool(path: Path) -> None:
     with os.fdopen(fd, "wb") as out:
         try:
             if key == STDIN:
+                if sys.stdin is None:  # closed (<&-): nothing to read
+                    raise InputError("-: standard input is closed: there is nothing to read")
                 shutil.copyfileobj(sys.stdin.buffer, out)
             else:
                 with open(path, "rb") as given:

@@ -366,28 +366,38 @@ def _bite_games_of_files(
     from importers import FOLDER_SUFFIXES, find_files
     from importers.bite_jsonl import is_bite, iter_bite_file
     from importers.bmn import SUFFIX
-    from importers.reading import codec
+    from importers.reading import codec, present
     from reports.bite_stats import BiteGame
 
     if encoding is not None:
         codec(encoding)  # a misspelt --encoding is said once, not once a file
     games: list[BiteGame] = []
     problems = 0
-    for path in find_files(paths, (*FOLDER_SUFFIXES, SUFFIX), missing_ok=True):
-        if not path.is_file():
-            say_error(f"{path}: no such file")
-            problems += 1
-            continue
-        if not is_bite(path):
-            if path in paths:  # named, not found in a folder: its games are not counted
-                say_warning(f"{path}: a record of Get Bit!, not counted by --rules bite-me")
-            continue
-        try:
-            for record in iter_bite_file(path, encoding, say_warning):
-                checked = validate_bite(record)
-                games.append(BiteGame(checked.events, checked.valid))
-        except InputError as exc:  # one unreadable file does not stop the others
-            say_error(str(exc))
+    suffixes = (*FOLDER_SUFFIXES, SUFFIX)
+    for given in paths:
+        files = list(find_files([given], suffixes, missing_ok=True))
+        said = len(games) + problems
+        told = False  # a file named that holds the other game: said already
+        for path in files:
+            if not path.is_file() and not present(path):
+                say_error(f"{path}: no such file")
+                problems += 1
+                continue
+            if not is_bite(path):
+                if path == given:  # named, not found in a folder: said, not counted
+                    say_warning(f"{path}: no game of Come on! Bite me! in it (--rules bite-me)")
+                    told = True
+                continue
+            try:
+                for record in iter_bite_file(path, encoding, say_warning):
+                    checked = validate_bite(record)
+                    games.append(BiteGame(checked.events, checked.valid))
+            except InputError as exc:  # one unreadable file does not stop the others
+                say_error(str(exc))
+                problems += 1
+        if len(games) + problems == said and not told:  # as validate says it: exit 2
+            hint = f" (no record files: {', '.join(suffixes)})" if not files else ""
+            say_warning(f"no games in {given}{hint}")
             problems += 1
     return games, problems
 

@@ -258,8 +258,13 @@ def test_no_command_writes_over_what_it_reads(tmp_path: Path) -> None:
             code, err = _run(*args)
             assert code == 2, args
             assert err.endswith(f": that is {what}; write to another file (nothing was written)\n")
+    link = tmp_path / "link.db"  # SQLite keeps its files beside the file a link names
+    code, err = _run("export", "--db", str(link), "--all", "-o", f"{db}-journal")
+    assert code == 2
+    assert f"where SQLite keeps the journal file of {link}, which this command reads" in err
     assert {p: p.read_bytes() for p in (db, record, strengths)} == before
     assert not (tmp_path / "games.db-wal").exists()
+    assert not (tmp_path / "games.db-journal").exists()
     code, _ = _run("stats", "--db", str(db), "--html", str(tmp_path / "report.html"))
     assert code == 0
 

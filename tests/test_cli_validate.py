@@ -666,9 +666,22 @@ def test_records_read_from_a_pipe_are_read_once_and_whole(tmp_path: Path, jobs: 
     writer.wait(timeout=60)
     assert fed.returncode == 0, fed.stderr
     assert f"{len(expected)} games: {len(expected)} valid" in fed.stdout
+    log = _getbit_fed(["simulate", "--rules", "bite-me", "--games", "2", "--format", "jsonl"], "")
+    assert log.returncode == 0
+    fed = _getbit_fed(["validate", "--format", "jsonl", "--jobs", jobs, "-"], log.stdout)
+    assert fed.returncode == 0, fed.stderr  # a log of Come on! Bite me! piped in
+    assert "2 games: 2 valid" in fed.stdout
+    closed = subprocess.run(
+        [str(Path(sys.executable).with_name("getbit")), "validate", "--format", "gbn", "-"],
+        capture_output=True, text=True, timeout=120,
+        preexec_fn=lambda: os.close(0),  # as `getbit ... <&-` runs it
+    )
+    assert (closed.returncode, closed.stderr) == (
+        2, "getbit validate: -: standard input is closed: there is nothing to read\n"
+    )
     fed = _getbit_fed(["validate", "-"], text)
     assert fed.returncode == 2
     assert fed.stderr == (
-        "getbit validate: -: standard input has no file ending to tell its format by: "
-        "give --format gbn|jsonl|csv\n"
+        "getbit validate: -: standard input has no file ending to tell its format by "
+        "(validate and import take --format gbn|jsonl|csv)\n"
     )

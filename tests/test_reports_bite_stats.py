@@ -294,5 +294,19 @@ def test_a_record_of_get_bit_named_with_rules_bite_me_is_said_not_counted() -> N
     friday = ROOT / "fixtures" / "games" / "friday-club.gbn"
     code, out, err = _stats("--json", "--rules", "bite-me", str(SHARED), str(friday))
     assert code == 0
-    assert err == f"warning: {friday}: a record of Get Bit!, not counted by --rules bite-me\n"
+    assert err == f"warning: {friday}: no game of Come on! Bite me! in it (--rules bite-me)\n"
+    assert json.loads(out)["games_included"] == 1
+
+
+def test_a_file_or_folder_of_no_games_is_a_warning_and_exit_2(tmp_path: Path) -> None:
+    """As Get Bit!'s stats and validate say it (it was an empty table and exit 0)."""
+    empty, folder = tmp_path / "empty.bmn", tmp_path / "nothing"
+    empty.write_text("", encoding="utf-8")
+    folder.mkdir()
+    code, out, err = _stats("--json", "--rules", "bite-me", str(empty), str(folder), str(SHARED))
+    assert code == 2
+    assert err.splitlines() == [
+        f"warning: no games in {empty}",
+        f"warning: no games in {folder} (no record files: .gbn, .jsonl, .ndjson, .bmn)",
+    ]
     assert json.loads(out)["games_included"] == 1
