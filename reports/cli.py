@@ -79,6 +79,7 @@ def _from_files(paths: Sequence[Path], encoding: str | None, quiet: bool) -> _Lo
     """The games of the files, checked, with a bar on a terminal (not when ``quiet``)."""
     from console.progress import Bar, file_sizes
     from importers import FOLDER_SUFFIXES, find_files, iter_file
+    from importers.bite_jsonl import is_bite
     from importers.reading import codec, present
     from reports.columns import as_tuples
     from reports.sources import game_id_of, rows_from_reports
@@ -92,17 +93,24 @@ def _from_files(paths: Sequence[Path], encoding: str | None, quiet: bool) -> _Lo
     with Bar(ERR, "reading", sum(sizes.values()), not quiet, in_bytes=True) as bar:
         for path, files in given:
             said = len(reports) + len(loaded.problems)
+            told = False  # a file named that holds the other game: said already
             for file in files:
                 bar.next_file(sizes[file])
                 try:
                     if not present(file):  # said, and the other paths are still counted
                         raise InputError(f"{file}: no such file or folder")
+                    if is_bite(file):  # the other game's: not counted (--rules get-bit)
+                        if file == path:
+                            say_warning(f"{file}: no game of Get Bit! in it (--rules bite-me "
+                                        "counts its games)")
+                            told = True
+                        continue
                     for game in iter_file(file, encoding=encoding, say=say_warning):
                         reports.append(validate_game(game))
                         bar.advance(len(game.text or b""))
                 except InputError as exc:  # one unreadable file does not stop the others
                     loaded.problems.append(str(exc))
-            if len(reports) + len(loaded.problems) == said:  # as validate says it
+            if len(reports) + len(loaded.problems) == said and not told:  # as validate
                 ends = ", ".join(FOLDER_SUFFIXES)
                 hint = f" (no record files: {ends})" if path.is_dir() and not files else ""
                 loaded.empty.append(f"no games in {path}{hint}")

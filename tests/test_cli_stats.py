@@ -364,3 +364,23 @@ def test_a_missing_path_is_said_and_the_other_games_counted(
     assert code == 2
     assert err == f"getbit stats: {missing}: no such file or folder\n"
     assert json.loads(out)["games_included"] == 4
+
+
+def test_a_record_of_bite_me_named_with_rules_get_bit_is_said_not_counted(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """The mirror of stats --rules bite-me: a log of Come on! Bite me! was counted
+    as invalid games of Get Bit!, a BMN record said to be one stats cannot read."""
+    bmn = ROOT / "fixtures" / "biteme" / "worked.bmn"
+    log = tmp_path / "bite.jsonl"
+    code, out, _ = _run(runner, "simulate", "--rules", "bite-me", "--format", "jsonl")
+    log.write_text(out, encoding="utf-8")
+    code, out, err = _run(runner, "stats", "--rules", "get-bit", str(log), str(bmn), str(STATS),
+                          "--json")
+    assert code == 0
+    assert err.splitlines() == [
+        f"warning: {path}: no game of Get Bit! in it (--rules bite-me counts its games)"
+        for path in (log, bmn)
+    ]
+    data = json.loads(out)
+    assert (data["games_included"], data["games_excluded"]["invalid"]) == (4, 1)
