@@ -116,8 +116,9 @@ def spool(path: Path) -> None:
             return  # not there: its reader says so
         if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
             return
-    fd, copy = tempfile.mkstemp(prefix="getbit-", suffix=path.suffix)
-    atexit.register(_remove, copy)
+    _sweep()
+    fd, copy = tempfile.mkstemp(prefix=f"getbit-{os.getpid()}-", suffix=path.suffix)
+    atexit.register(_remove, copy)  # not run when the process is killed: see _sweep
     with os.fdopen(fd, "wb") as out:
         try:
             if key == STDIN:
@@ -140,6 +141,25 @@ def present(path: Path) -> bool:
 def _remove(copy: str) -> None:
     with contextlib.suppress(OSError):
         os.unlink(copy)
+
+
+def _sweep() -> None:
+    """Remove the copies ``spool`` made in a getbit process that was killed before it
+    could (``getbit-PID-...``, PID no longer running)."""
+    for left in Path(tempfile.gettempdir()).glob("getbit-*-*"):
+        pid = left.name.split("-")[1]
+        if pid.isdigit() and not _running(int(pid)):
+            _remove(str(left))
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's: running
+        return True
+    return True
 
 
 def open_bytes(path: str | Path) -> IO[bytes]:

@@ -685,3 +685,30 @@ def test_records_read_from_a_pipe_are_read_once_and_whole(tmp_path: Path, jobs: 
         "getbit validate: -: standard input has no file ending to tell its format by "
         "(validate and import take --format gbn|jsonl|csv)\n"
     )
+
+
+def test_a_copy_of_a_pipe_left_by_a_killed_getbit_is_removed_by_the_next(
+    tmp_path: Path,
+) -> None:
+    """A copy is removed as its process ends, but not when the process is killed
+    (SIGTERM, SIGKILL): the next getbit that copies a pipe removes such leftovers,
+    and only those of processes no longer running."""
+    import tempfile
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    dead = int(gone.stdout)  # a process that has ended
+    temp = Path(tempfile.gettempdir())
+    left = temp / f"getbit-{dead}-leftover.gbn"
+    mine = temp / f"getbit-{os.getpid()}-in-use.gbn"  # this process runs: kept
+    for path in (left, mine):
+        path.write_text("x", encoding="utf-8")
+    try:
+        fed = _getbit_fed(["validate", "--format", "gbn", "-"],
+                          (GAMES / "friday-club.gbn").read_text(encoding="utf-8"))
+        assert fed.returncode == 0, fed.stderr
+        assert not left.exists()
+        assert mine.exists()
+    finally:
+        left.unlink(missing_ok=True)
+        mine.unlink(missing_ok=True)
