@@ -119,18 +119,16 @@ def refuse_overwrite(output: Path | None, reads: Iterable[Path | None]) -> None:
     for read in reads:
         if read is None:
             continue
-        what = f"{read}, which this command reads" if _same_file(output, read) else None
-        for end in _STORE_FILES:  # beside the store, or beside the file a link names
-            for store in (read, read.resolve()):
-                if what is None and _same_file(output, store.with_name(store.name + end), True):
-                    what = (
-                        f"where SQLite keeps the {end[1:]} file of {read}, which this command "
-                        "reads"
-                    )
+        # beside the store, or beside the file a link to it names
+        beside = [(s.with_name(s.name + end), end) for end in _STORE_FILES
+                  for s in (read, read.resolve())]
+        what = next((f"where SQLite keeps the {end[1:]} file of {read}"
+                     for name, end in beside if _same_file(output, name, True)), None)
+        if _same_file(output, read):
+            what = str(read)
         if what is not None:
-            raise InputError(
-                f"{output}: that is {what}; write to another file (nothing was written)"
-            )
+            raise InputError(f"{output}: that is {what}, which this command reads; "
+                             "write to another file (nothing was written)")
 
 
 def _same_file(a: Path, b: Path, by_name: bool = False) -> bool:

@@ -46,7 +46,7 @@ from getbit_events.events import SourcePos
 from getbit_events.limits import MAX_ROUNDS, MAX_TEXT, MAX_VIOLATIONS
 from getbit_events.record import RecordedTag, Violation
 from importers.bmn import is_bmn, iter_bmn_stream
-from importers.gbn_lex import open_record, tag_fault
+from importers.gbn_lex import open_record, tags_fault
 from importers.jsonl_lines import objects
 from importers.reading import DETECT_BYTES, open_bytes, read_in, recoded
 from importers.wire import bite_event_from_wire, bite_event_to_wire
@@ -74,13 +74,11 @@ def write_bite_jsonl(games: Iterable[tuple[str, Sequence[BiteEvent]]]) -> Iterat
         if not 0 < len(game_id) <= MAX_TEXT:
             raise InputError(f"game id of {len(game_id)} characters: 1 to {MAX_TEXT}")
         setup = events[0] if events else None
-        for tag in setup.tags if isinstance(setup, BiteStarted) else ():
-            fault = tag_fault(*tag)  # one kept before such tags were refused
-            if fault is not None:
-                raise InputError(
-                    f"game {game_id} cannot be written as JSON Lines, which would refuse it: "
-                    f"{fault}"
-                )
+        fault = tags_fault(setup.tags) if isinstance(setup, BiteStarted) else None
+        if fault is not None:  # a tag kept before such tags were refused
+            raise InputError(
+                f"game {game_id} cannot be written as JSON Lines, which would refuse it: {fault}"
+            )
         for seq, event in enumerate(events, 1):
             yield json.dumps(
                 bite_event_to_wire(event, game_id, seq), ensure_ascii=False, separators=(",", ":")
@@ -124,11 +122,9 @@ class _Log:
                     ', ; : # [ ] " = ( ))',
                     pos,
                 )
-            for tag in event.tags:
-                fault = tag_fault(*tag)
-                if fault is not None:
-                    self.error(f"bm-game-started: {fault}", pos)
-                    break
+            fault = tags_fault(event.tags)
+            if fault is not None:
+                self.error(f"bm-game-started: {fault}", pos)
         self.events.append(event)
 
     def finish(self) -> BiteRecord:

@@ -26,7 +26,7 @@ from biteme.events import (
 )
 from biteme.rules import GAME_NAME
 from getbit_events.errors import InputError
-from importers.gbn_lex import tag_fault
+from importers.gbn_lex import tags_fault
 
 __all__ = ["action_text", "game_bmn", "write_bmn"]
 
@@ -40,10 +40,9 @@ def game_bmn(events: Sequence[BiteEvent]) -> str:
     setup = events[0]
     if not isinstance(setup, BiteStarted):
         raise ValueError("a game's events begin with bm-game-started")
-    for tag in setup.tags:  # one kept before such tags were refused
-        fault = tag_fault(*tag)
-        if fault is not None:
-            raise InputError(f"cannot be written as BMN, which would not read it: {fault}")
+    fault = tags_fault(setup.tags)  # a tag kept before such tags were refused
+    if fault is not None:
+        raise InputError(f"cannot be written as BMN, which would not read it: {fault}")
     lines = [f'[Game "{GAME_NAME}"]']
     lines += [f'[{name} "{_quoted(value)}"]' for name, value in setup.tags]
     lines.append(f'[Seats "{", ".join(setup.seats)}"]')

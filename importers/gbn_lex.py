@@ -8,7 +8,7 @@ CSV reader (``csv_rounds``) reads its files' lines here too.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
@@ -29,6 +29,7 @@ __all__ = [
     "read_tag",
     "short",
     "tag_fault",
+    "tags_fault",
     "text_lines",
 ]
 
@@ -144,6 +145,11 @@ def tag_fault(name: str, value: str) -> str | None:
     if len(value) > MAX_TEXT:
         return f"the value of the tag {name} is {len(value)} characters long; at most {MAX_TEXT}"
     return None
+
+
+def tags_fault(tags: Iterable[tuple[str, str]]) -> str | None:
+    """The first ``tag_fault`` of ``tags`` (a set-up's), or None."""
+    return next(filter(None, (tag_fault(name, value) for name, value in tags)), None)
 
 
 def read_tag(body: str, pos: SourcePos) -> RecordedTag | tuple[int, str]:

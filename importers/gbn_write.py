@@ -32,7 +32,7 @@ from getbit_events.steps import (
     TookBack,
     step_of,
 )
-from importers.gbn_lex import tag_fault
+from importers.gbn_lex import tags_fault
 
 __all__ = ["outcome_text", "write_gbn"]
 
@@ -147,10 +147,9 @@ def _write_game(events: list[Event], outcomes: bool) -> str:
     setup = events[0]
     if not isinstance(setup, GameStarted):
         raise ValueError("a game's events start with game-started")
-    for tag in setup.tags:  # one kept before such tags were refused
-        fault = tag_fault(*tag)
-        if fault is not None:
-            raise InputError(f"cannot be written as GBN, which would not read it: {fault}")
+    fault = tags_fault(setup.tags)  # a tag kept before such tags were refused
+    if fault is not None:
+        raise InputError(f"cannot be written as GBN, which would not read it: {fault}")
     out = [f"[{k} {_quote(v)}]" for k, v in setup.tags]
     out.append(f"[Line {_quote(', '.join(setup.line))}]")
     if setup.variant != "standard":

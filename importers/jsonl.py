@@ -54,7 +54,7 @@ from getbit_events.record import (
     RecordedTag,
     Violation,
 )
-from importers.gbn_lex import tag_fault
+from importers.gbn_lex import tags_fault
 from importers.jsonl_lines import MAX_DEPTH, NO_CLUE, Clue, objects
 from importers.jsonl_write import name_fault, setup_names, short, write_jsonl
 from importers.reading import open_bytes
@@ -412,11 +412,9 @@ class _Game:
             if fault is not None:
                 self.error(Violation("bad-name", fault, pos))
                 return
-        for tag in setup.tags:
-            fault = tag_fault(*tag)
-            if fault is not None:
-                self.error(Violation("syntax", f"game-started: {fault}", pos))
-                return
+        fault = tags_fault(setup.tags)
+        if fault is not None:
+            self.error(Violation("syntax", f"game-started: {fault}", pos))
 
     def finish(self) -> RecordedGame | Skipped:
         if self.waiting is not None:  # never asked: found, and left unread

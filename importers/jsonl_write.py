@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from getbit_events.errors import InputError
 from getbit_events.events import Event, GameStarted
 from getbit_events.limits import MAX_LINE, MAX_TEXT
-from importers.gbn_lex import tag_fault
+from importers.gbn_lex import tags_fault
 from importers.wire import event_to_wire
 
 __all__ = ["name_fault", "setup_names", "short", "write_jsonl"]
@@ -56,7 +56,7 @@ def _unreadable(game_id: str, events: Sequence[Event], lines: Sequence[str]) -> 
     for text in texts:
         if len(text) > MAX_TEXT:
             return f"{short(text)} is {len(text)} characters long; at most {MAX_TEXT}"
-    for fault in (*map(name_fault, setup_names(setup)), *(tag_fault(*t) for t in setup.tags)):
+    for fault in (*map(name_fault, setup_names(setup)), tags_fault(setup.tags)):
         if fault is not None:
             return fault
     size = len(lines[0].encode("utf-8"))

@@ -224,13 +224,13 @@ def stats_command(
     from store import default_path
 
     try:
-        # the records it reads (a folder's too), or the store
-        reads = (
-            list(find_files(paths, record_suffixes("auto"), missing_ok=True))
-            if paths
-            else [db if db is not None else default_path()]
-        )
-        for written in (csv_path, html_path):
+        written = csv_path or html_path  # (one at most: _stats_options)
+        if written is not None:  # not over the records it reads (a folder's too), the store
+            reads = (
+                list(find_files(paths, record_suffixes("auto"), missing_ok=True))
+                if paths
+                else [db if db is not None else default_path()]
+            )
             refuse_overwrite(written, reads)
         if _which_game(paths or [], rules, db) == "bite-me":
             # Get Bit!'s only: its variants, swimmers and the chart of one game's rounds

@@ -83,8 +83,8 @@ class GameFailure:
 @attrs.frozen
 class Note:
     """What a reader says of a file (the encoding it detected), in its place among
-    the items: said once, by the writer, whatever the workers. ``empty``: the file
-    holds no games (said as a warning; the import exits 2, as validate does)."""
+    the items: said once, by the writer, whatever the workers. ``empty``: a path
+    given holds no games (said as a warning; the import exits 2, as validate does)."""
 
     text: str
     empty: bool = False

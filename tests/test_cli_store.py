@@ -453,7 +453,7 @@ def test_a_stored_tag_no_record_can_hold_is_said_and_the_other_games_exported(
     lines = [*_lines_of("bad", [bad, *first[1:]]), *_lines_of("good", second)]
     log.write_text("".join(lines), encoding="utf-8")
     with monkeypatch.context() as m:  # stored as an older getbit stored it
-        m.setattr(importers.jsonl, "tag_fault", lambda name, value: None)
+        m.setattr(importers.jsonl, "tags_fault", lambda tags: None)
         code, _, _ = _run(runner, "import", str(log), "--db", str(db))
     assert code == 0
     out = tmp_path / f"out.{fmt}"
