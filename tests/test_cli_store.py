@@ -438,6 +438,7 @@ def test_json_stays_json_on_a_terminal_that_is_not_utf8(tmp_path: Path, command:
     assert "Zoë" in json.dumps(first, ensure_ascii=False)
 
 
+@pytest.mark.patched  # importers.jsonl is compiled: its tags_fault is patched in plain only
 @pytest.mark.parametrize("fmt", ["gbn", "jsonl"])
 def test_a_stored_tag_no_record_can_hold_is_said_and_the_other_games_exported(
     runner: CliRunner, db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str
