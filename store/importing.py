@@ -10,8 +10,10 @@ appends that it supersedes the old game (``revisions``).
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -118,6 +120,39 @@ def revision_hint(report: GameReport | BiteReport | Checked, result: AddResult) 
 #: A batch of an import is committed after this many games, or this many seconds.
 BATCH_GAMES = 200
 BATCH_SECONDS = 0.5
+#: The cyclic collector's thresholds while one process imports (``_collector_aside``):
+#: the youngest objects collected after 5,000 new ones rather than 700, the oldest
+#: seldom (Python's are 700, 10, 10).
+ONE_PROCESS_GC = (5_000, 20, 100)
+
+
+#: A game (or what stands in its place) as an import stores it, and what adding it did.
+_Stored = tuple[
+    GameReport | BiteReport | Checked | InputError | GameFailure | Note, AddResult | None
+]
+
+
+@contextmanager
+def _collector_aside() -> Iterator[None]:
+    """For an import in this one process: what the process holds already (its
+    modules, the command line's) moved out of the cyclic collector's sight
+    (``gc.freeze``), and the collector run less often (``ONE_PROCESS_GC``), both as
+    they were after. A batch keeps its games' whole reports until it is stored, and
+    with the default thresholds the collector went through them, and through every
+    module, again and again: a fifth of the import's CPU (docs/architecture.md,
+    "Speed tricks"). Left as it is where something froze objects before (unfreezing
+    would release theirs too)."""
+    if gc.get_freeze_count():
+        yield
+        return
+    thresholds = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(*ONE_PROCESS_GC)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
 
 
 def import_paths(
@@ -154,15 +189,10 @@ def import_paths(
     are ``importers.iter_file``'s (None: detected when a file is not UTF-8); ``say``
     is told once, by this process, in its place among the reports.
     """
-    summary = ImportSummary()
-    Item = tuple[
-        GameReport | BiteReport | Checked | InputError | GameFailure | Note, AddResult | None
-    ]
-    pending: list[Item] = []
     # the folders walked before anything is stored
     found = [(path, list(_walk([path], fmt))) for path in paths]
 
-    def store_one(work: Work) -> Item:
+    def store_one(work: Work) -> _Stored:
         item, new = work
         if new is None or isinstance(item, InputError | GameFailure | Note):
             return item, None
@@ -174,29 +204,43 @@ def import_paths(
             return GameFailure.of(item if isinstance(item, Checked) else item.record, exc), None
 
     checked = checked_games(files_items(found, fmt, encoding), valid_only, jobs)
-    games = map(store_one, checked)
     try:
-        while True:
-            started = time.monotonic()
-            with store.batch():  # the batch is stored (or not at all) before it is reported
-                for item in games:
-                    pending.append(item)
-                    if len(pending) >= BATCH_GAMES or time.monotonic() - started > BATCH_SECONDS:
-                        break
-            for report, result in pending:
-                if isinstance(report, Note):  # the encoding of the file that follows
-                    summary.empty += report.empty  # or: a file of no games
-                    if say is not None:
-                        say(report.text)
-                    continue
-                summary.count(report, result)
-                if on_report is not None:
-                    on_report(report, result)
-            if not pending:
-                return summary
-            pending.clear()
+        # with workers, the collector costs little here (they freeze as they start: in_order)
+        with _collector_aside() if jobs <= 1 else nullcontext():
+            return _in_batches(store, map(store_one, checked), on_report, say)
     finally:
         checked.close()  # the workers stop with it
+
+
+def _in_batches(
+    store: GameStore,
+    games: Iterator[_Stored],
+    on_report: Any,
+    say: Callable[[str], None] | None,
+) -> ImportSummary:
+    """Store ``games`` a batch at a time (``import_paths``), each reported once its
+    batch is stored."""
+    summary = ImportSummary()
+    pending: list[_Stored] = []
+    while True:
+        started = time.monotonic()
+        with store.batch():  # the batch is stored (or not at all) before it is reported
+            for item in games:
+                pending.append(item)
+                if len(pending) >= BATCH_GAMES or time.monotonic() - started > BATCH_SECONDS:
+                    break
+        for report, result in pending:
+            if isinstance(report, Note):  # the encoding of the file that follows
+                summary.empty += report.empty  # or: a file of no games
+                if say is not None:
+                    say(report.text)
+                continue
+            summary.count(report, result)
+            if on_report is not None:
+                on_report(report, result)
+        if not pending:
+            return summary
+        pending.clear()
 
 
 def _walk(paths: list[Path], fmt: str) -> Iterator[Path]:

@@ -5,6 +5,7 @@ batch in flight."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import signal
@@ -22,7 +23,7 @@ from getbit_events.simulate import simulate_games
 from importers import workers
 from importers.gbn import write_gbn
 from importers.jsonl import write_jsonl
-from store import GameStore, adding, check_store, jobs
+from store import GameStore, adding, check_store, importing, jobs
 
 #: what these test is plain Python in both builds (none of setup.py's COMPILED is their
 #: subject): the compiled build's pass of .ci/run leaves them to the plain pass
@@ -220,6 +221,50 @@ def test_a_bug_in_checking_a_game_costs_only_that_game(
             # a.gbn's 25 and its invalid one, b.jsonl's 15 new, c.gbn's (read as
             # detected, invalid), d.gbn's 9; less the one
             assert store.count() == 25 + 1 + 15 + 1 + 9 - 1
+
+
+def test_an_import_in_one_process_sets_the_collector_aside_and_back(
+    records: Path, tmp_path: Path
+) -> None:
+    # while one process imports, what it held before is frozen and the collector runs
+    # less often (docs/architecture.md, "Speed tricks"); after, both are as they were,
+    # also when the import fails
+    seen: list[tuple[tuple[int, ...], bool]] = []
+
+    def on_report(item: object, result: object) -> None:
+        seen.append((gc.get_threshold(), gc.get_freeze_count() > 0))
+
+    before = gc.get_threshold()
+    assert gc.get_freeze_count() == 0
+    with GameStore(tmp_path / "one.db") as store:
+        summary = importing.import_paths(store, [records], on_report=on_report, jobs=1)
+    assert summary.stored > 0
+    assert set(seen) == {(importing.ONE_PROCESS_GC, True)}
+    assert (gc.get_threshold(), gc.get_freeze_count()) == (before, 0)
+
+    def fails(item: object, result: object) -> None:
+        raise KeyboardInterrupt
+
+    with GameStore(tmp_path / "two.db") as store, pytest.raises(KeyboardInterrupt):
+        importing.import_paths(store, [records], on_report=fails, jobs=1)
+    assert (gc.get_threshold(), gc.get_freeze_count()) == (before, 0)
+
+
+def test_an_import_leaves_a_callers_frozen_objects_and_thresholds_alone(
+    records: Path, tmp_path: Path
+) -> None:
+    seen: list[tuple[int, ...]] = []
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with GameStore(tmp_path / "one.db") as store:
+            importing.import_paths(
+                store, [records], on_report=lambda *_: seen.append(gc.get_threshold()), jobs=1
+            )
+        assert set(seen) == {gc.get_threshold()} != {importing.ONE_PROCESS_GC}
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
 
 
 _KILLED_IMPORT = """
