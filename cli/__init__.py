@@ -267,12 +267,11 @@ def _games(
     of "Come on! Bite me!" (``.bmn``, or a Game tag naming it; a log of its events) is
     read as one. ``skip``: ``importers.iter_file``'s."""
     from importers import iter_file
-    from importers.bite_jsonl import is_bite_jsonl, iter_bite_file
-    from importers.bmn import is_bmn
+    from importers.bite_jsonl import bite_kind, iter_bite_file
 
-    bmn = fmt in ("auto", "gbn") and is_bmn(path)
-    if bmn or (fmt in ("auto", "jsonl") and is_bite_jsonl(path, named=fmt == "auto")):
-        return iter_bite_file(path, encoding, notes.append, log=not bmn)
+    kind = bite_kind(path, fmt)
+    if kind is not None:
+        return iter_bite_file(path, encoding, notes.append, log=kind == "log")
     return iter_file(path, fmt, encoding=encoding, say=notes.append, skip=skip)
 
 

@@ -14,6 +14,7 @@ __all__ = [
     "BOT_CHOICES",
     "DB_HELP",
     "ENCODING_HELP",
+    "ONE_RECORD_FORMAT_HELP",
     "VARIANT_CHOICES",
     "Bot",
     "RecordFormat",
@@ -78,6 +79,10 @@ RecordFormat = Literal["auto", "gbn", "jsonl", "csv"]
 Status = Literal["valid", "invalid", "unfinished"]
 
 ENCODING_HELP = "the files' text encoding (default: UTF-8, else detected and said)"
+#: ``--format`` of the commands that read one game of a record (replay, report)
+ONE_RECORD_FORMAT_HELP = (
+    "the file's format: by its ending (auto), or this one (a record piped in, -)"
+)
 
 
 def format_option(help: str) -> Any:

@@ -103,13 +103,12 @@ def iter_records(
     Bite me!" (``.bmn``, a Game tag naming it, a log of its events) read as one
     (``bite_jsonl.iter_bite_file``), any other by ``iter_file``. ``skip``: the games
     to leave unread, where the reader can (``iter_file``)."""
-    from importers.bite_jsonl import is_bite_jsonl, iter_bite_file
-    from importers.bmn import is_bmn
+    from importers.bite_jsonl import bite_kind, iter_bite_file
 
     path = Path(path)
-    bmn = fmt in ("auto", "gbn") and is_bmn(path)
-    if bmn or (fmt in ("auto", "jsonl") and is_bite_jsonl(path, named=fmt == "auto")):
-        return with_text(iter_bite_file(path, log=not bmn), path)
+    kind = bite_kind(path, fmt)
+    if kind is not None:
+        return with_text(iter_bite_file(path, log=kind == "log"), path)
     return iter_file(path, fmt, encoding=encoding, say=say, skip=skip)
 
 
@@ -126,11 +125,11 @@ def detect(path: Path) -> str:
         )
     if str(path) == STDIN:
         raise InputError("-: standard input has no file ending to tell its format by "
-                         "(validate and import take --format gbn|jsonl|csv)")
+                         "(validate, import, replay and report take --format gbn|jsonl|csv)")
     what = f"unknown file type {suffix!r}" if suffix else "no file ending to tell its format by"
     raise InputError(
-        f"{path}: {what}; name it .gbn, .jsonl or .csv (validate and import also take "
-        "--format gbn|jsonl|csv)"
+        f"{path}: {what}; name it .gbn, .jsonl or .csv (validate, import, replay and "
+        "report also take --format gbn|jsonl|csv)"
     )
 
 

@@ -52,6 +52,7 @@ from importers.reading import DETECT_BYTES, open_bytes, read_in, recoded
 from importers.wire import bite_event_from_wire, bite_event_to_wire
 
 __all__ = [
+    "bite_kind",
     "is_bite",
     "is_bite_jsonl",
     "iter_bite_file",
@@ -254,9 +255,20 @@ def is_bite_jsonl(path: str | Path, named: bool = True) -> bool:
         return False
 
 
-def is_bite(path: str | Path) -> bool:
+def bite_kind(path: str | Path, fmt: str = "auto") -> str | None:
+    """What ``path`` holds of "Come on! Bite me!" read as ``--format fmt`` (``auto``: as
+    its ending and start say): ``"bmn"``, ``"log"`` (a JSON Lines log of its events),
+    or None (a record of Get Bit!)."""
+    if fmt in ("auto", "gbn") and is_bmn(path):
+        return "bmn"
+    if fmt in ("auto", "jsonl") and is_bite_jsonl(path, named=fmt == "auto"):
+        return "log"
+    return None
+
+
+def is_bite(path: str | Path, fmt: str = "auto") -> bool:
     """Whether ``path`` holds games of "Come on! Bite me!" (BMN, or a log of its events)."""
-    return is_bmn(path) or is_bite_jsonl(path)
+    return bite_kind(path, fmt) is not None
 
 
 def iter_bite_file(

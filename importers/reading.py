@@ -46,6 +46,7 @@ __all__ = [
     "read_in",
     "recoded",
     "spool",
+    "spooled",
     "with_text",
 ]
 
@@ -131,6 +132,11 @@ def spool(path: Path) -> None:
         except OSError:
             return  # its reader says why it cannot be read
     _SPOOLED[key] = copy
+
+
+def spooled(path: str | Path) -> bool:
+    """Whether ``path`` is a pipe ``spool`` copied: read as a file from then on."""
+    return str(path) in _SPOOLED
 
 
 def present(path: Path) -> bool:

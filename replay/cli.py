@@ -29,7 +29,15 @@ from console import (
     say_warning,
     shown,
 )
-from console.options import db_option, encoding_option, game_option, id_option
+from console.options import (
+    ONE_RECORD_FORMAT_HELP,
+    RecordFormat,
+    db_option,
+    encoding_option,
+    format_option,
+    game_option,
+    id_option,
+)
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.events import Event, SourcePos
 from getbit_events.record import Violation
@@ -97,9 +105,11 @@ def find_game(
     db: Path,
     encoding: str | None = "utf-8",
     say: Callable[[str], None] | None = None,
+    fmt: str = "auto",
 ) -> _Found | _BiteFound:
-    """The game SOURCE names: a record file, a store file with ``--id``, or a stored id
-    (a file is read in ``encoding``; None: detected, and ``say`` told which)."""
+    """The game SOURCE names: a record file (or a pipe copied), a store file with
+    ``--id``, or a stored id (a file is read as ``fmt``, in ``encoding``; None:
+    detected, and ``say`` told which)."""
     from store.stored import source_kind
 
     kind = source_kind(source)
@@ -113,7 +123,7 @@ def find_game(
     from importers import read_file
     from importers.picking import pick_game
 
-    game = pick_game(path, read_file(path, encoding=encoding, say=say), number, game_id)
+    game = pick_game(path, read_file(path, fmt, encoding=encoding, say=say), number, game_id)
     report = validate_game(game)
     title = f"{path.name} game {game.index}"
     return _Found(report.events, title, report.violations, report.warnings)
@@ -124,7 +134,8 @@ def replay_command(
         str,
         typer.Argument(
             metavar="SOURCE",
-            help="a record file (GBN, JSONL, CSV; BMN) or the id of a stored game",
+            help="a record file (GBN, JSONL, CSV; BMN; - reads one piped in, with --format), "
+            "or the id of a stored game",
         ),
     ],
     game: Annotated[int | None, game_option()] = None,
@@ -152,8 +163,10 @@ def replay_command(
     ] = None,
     db: Annotated[Path | None, db_option()] = None,
     encoding: Annotated[str | None, encoding_option(_ENCODING_HELP)] = None,
+    fmt: Annotated[RecordFormat, format_option(ONE_RECORD_FORMAT_HELP)] = "auto",
 ) -> None:
     """Replay one game round by round: cards, ties, swims, bites, the line after each round."""
+    from importers.reading import spool
     from replay.cursor import Cursor
     from replay.html import write_html
     from replay.interactive import run
@@ -163,15 +176,18 @@ def replay_command(
 
     out, err = OUT, ERR
     try:
+        spool(Path(source))  # a record piped in is read from a copy, as a file
         refuse_overwrite(html, [Path(source), db if db is not None else default_path()])
     except InputError as exc:
         say_error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
-    if _is_bite(source):
-        _replay_bite(_bite_file(Path(source), game, game_id, encoding), rnd, seat, step, html)
+    if (bite := _bite_kind(source, fmt)) is not None:
+        found_bite = _bite_file(Path(source), game, game_id, encoding, bite == "log")
+        _replay_bite(found_bite, rnd, seat, step, html)
     try:
         found = find_game(
-            source, game, game_id, db if db is not None else default_path(), encoding, say_warning
+            source, game, game_id, db if db is not None else default_path(), encoding,
+            say_warning, fmt,
         )
         if isinstance(found, _BiteFound):  # a stored game of Come on! Bite me!
             _replay_bite(found, rnd, seat, step, html)
@@ -227,16 +243,19 @@ def _on_screen(value: Any) -> Any:
     return value
 
 
-def _is_bite(source: str) -> bool:
-    """Whether SOURCE is a file of "Come on! Bite me!" (BMN or a log, docs/biteme.md)."""
-    from importers.bite_jsonl import is_bite
+def _bite_kind(source: str, fmt: str) -> str | None:
+    """What SOURCE, a file (or a pipe copied) read as ``fmt``, holds of "Come on! Bite
+    me!" (``importers.bite_jsonl.bite_kind``: BMN or a log, docs/biteme.md); None when
+    it is not such a file."""
+    from importers.bite_jsonl import bite_kind
+    from importers.reading import spooled
 
     path = Path(source)
-    return path.is_file() and is_bite(path)
+    return bite_kind(path, fmt) if path.is_file() or spooled(path) else None
 
 
 def _bite_file(
-    path: Path, number: int | None, game_id: str | None, encoding: str | None
+    path: Path, number: int | None, game_id: str | None, encoding: str | None, log: bool
 ) -> _BiteFound:
     """The game of "Come on! Bite me!" ``--game``/``--id`` pick in a file read in
     ``encoding`` (None: UTF-8, else detected and said), checked; exits 2 when it
@@ -247,7 +266,7 @@ def _bite_file(
 
     try:
         record = pick_game(
-            path, list(iter_bite_file(path, encoding, say_warning)), number, game_id
+            path, list(iter_bite_file(path, encoding, say_warning, log)), number, game_id
         )
     except GetbitError as exc:
         say_error(str(exc))

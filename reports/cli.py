@@ -32,9 +32,12 @@ from console import (
     write_json,
 )
 from console.options import (
+    ONE_RECORD_FORMAT_HELP,
+    RecordFormat,
     Variant,
     db_option,
     encoding_option,
+    format_option,
     game_option,
     id_option,
     json_option,
@@ -503,7 +506,8 @@ def report_command(
         str,
         typer.Argument(
             metavar="SOURCE",
-            help="a record file, a store file (with --id), or the id of a stored game",
+            help="a record file (- reads one piped in, with --format), a store file (with --id), "
+            "or the id of a stored game",
         ),
     ],
     number: Annotated[int | None, game_option()] = None,
@@ -516,12 +520,15 @@ def report_command(
         str | None,
         encoding_option("a file's text encoding (default: UTF-8, else detected and said)"),
     ] = None,
+    fmt: Annotated[RecordFormat, format_option(ONE_RECORD_FORMAT_HELP)] = "auto",
 ) -> None:
     """One game's summary: ranking, bites by round, cards played per swimmer."""
+    from importers.reading import spool
     from reports.game import game_json, game_renderable, summarise_game
 
     try:
-        game_id, events, violations = _report_game(source, number, game_id, db, encoding)
+        spool(Path(source))  # a record piped in is read from a copy, as a file
+        game_id, events, violations = _report_game(source, number, game_id, db, encoding, fmt)
         if not events:
             raise _Unplayable(f"game {game_id}: its set-up breaks the rules, nothing to report")
         summary = summarise_game(game_id, events)
@@ -545,16 +552,22 @@ class _Unplayable(InputError):
 
 
 def _report_game(
-    source: str, number: int | None, game_id: str | None, db: Path | None, encoding: str | None
+    source: str,
+    number: int | None,
+    game_id: str | None,
+    db: Path | None,
+    encoding: str | None,
+    fmt: str = "auto",
 ) -> tuple[str, Sequence[Event], int]:
     """The game SOURCE (and ``--game``/``--id``) names: its id, events and violations
-    (a file is read in ``encoding``; None: UTF-8, else detected and said)."""
+    (a file, or a pipe copied, is read as ``fmt`` in ``encoding``; None: UTF-8, else
+    detected and said)."""
     from store import GameStore, default_path
     from store.stored import lookup_store, source_kind
 
     kind = source_kind(source)
     if kind == "file":
-        return _file_game(Path(source), number, game_id, encoding)
+        return _file_game(Path(source), number, game_id, encoding, fmt)
     if kind == "store":
         if game_id is None:
             raise InputError(f"{source}: a game store; say which game with --id")
@@ -568,13 +581,14 @@ def _report_game(
 
 
 def _file_game(
-    path: Path, number: int | None, game_id: str | None, encoding: str | None
+    path: Path, number: int | None, game_id: str | None, encoding: str | None, fmt: str
 ) -> tuple[str, Sequence[Event], int]:
     from importers import read_file
     from importers.picking import pick_game
     from reports.sources import game_id_of
 
-    game = pick_game(path, read_file(path, encoding=encoding, say=say_warning), number, game_id)
+    read = read_file(path, fmt, encoding=encoding, say=say_warning)
+    game = pick_game(path, read, number, game_id)
     report = validate_game(game)
     if not report.events:  # a syntax error or a broken set-up: there is no game to show
         first = report.violations[0] if report.violations else f"{path}: game {game.index}"

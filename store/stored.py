@@ -22,6 +22,7 @@ from getbit_events.errors import InputError, StoreError
 from getbit_events.events import Event
 from getbit_events.record import Violation
 from getbit_events.validate import GameReport
+from importers.reading import spooled
 from importers.wire import payload_json
 from store import readmodel
 
@@ -75,11 +76,13 @@ def utc_now() -> str:
 
 
 def source_kind(source: str) -> str:
-    """What a command's SOURCE names: ``"file"`` (a record file), ``"store"`` (a file
-    ending in one of ``DB_SUFFIXES``) or ``"id"`` (a stored game's id, to look up in
-    the store of ``--db``); an ``InputError`` for a folder or a file that is not
-    there, said the same way by every command."""
+    """What a command's SOURCE names: ``"file"`` (a record file, or a pipe copied),
+    ``"store"`` (a file ending in one of ``DB_SUFFIXES``) or ``"id"`` (a stored game's
+    id, to look up in the store of ``--db``); an ``InputError`` for a folder or a file
+    that is not there, said the same way by every command."""
     path = Path(source)
+    if spooled(path):  # a record piped in (``-``, a pipe: ``importers.reading.spool``)
+        return "file"
     if path.is_dir():
         raise InputError(f"{source}: a folder; give one record file, or a stored game's id")
     if path.is_file():

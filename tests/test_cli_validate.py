@@ -683,7 +683,7 @@ def test_records_read_from_a_pipe_are_read_once_and_whole(tmp_path: Path, jobs: 
     assert fed.returncode == 2
     assert fed.stderr == (
         "getbit validate: -: standard input has no file ending to tell its format by "
-        "(validate and import take --format gbn|jsonl|csv)\n"
+        "(validate, import, replay and report take --format gbn|jsonl|csv)\n"
     )
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -174,3 +177,66 @@ def test_a_control_character_in_a_name_is_shown_not_dropped(
         assert code == 0
         assert control not in out
         assert f"dealt A{escaped}nn Tiger" in out
+
+
+def _fed(args: list[str], text: str) -> tuple[int, str, str]:
+    """``getbit ARGS`` as a shell runs it, ``text`` piped to its standard input (a pipe:
+    read once, so only a copy of it can be opened again)."""
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("getbit")), *args], input=text,
+        capture_output=True, text=True, encoding="utf-8", cwd=ROOT, timeout=120,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_a_game_piped_in_is_replayed_and_reported_as_from_its_file(tmp_path: Path) -> None:
+    # replay and report read one game piped in (-, a pipe by name) as validate does
+    # (they used to say "-: no such file, and no game store" or "/dev/fd/63: no such file")
+    text = Path(FRIDAY).read_text(encoding="utf-8")
+    _, as_file, _ = _run(FRIDAY, "--round", "2")
+    code, piped, err = _fed(["replay", "--format", "gbn", "-", "--round", "2"], text)
+    assert (code, err) == (0, "")
+    assert piped.replace("- game 1", "friday-club.gbn game 1", 1) == as_file
+    code, report, err = _fed(["report", "--format", "gbn", "--json", "-"], text)
+    assert (code, err) == (0, "")
+    from_file = runner.invoke(app, ["report", "--json", FRIDAY]).stdout
+    assert report.replace('"-#1"', f'"{FRIDAY}#1"') == from_file
+    fifo = tmp_path / "game.fifo"
+    os.mkfifo(fifo)
+    writer = subprocess.Popen(["sh", "-c", f"cat '{FRIDAY}' > '{fifo}'"])
+    code, by_name, err = _fed(["replay", "--format", "gbn", str(fifo), "--round", "2"], "")
+    writer.wait(timeout=60)
+    assert (code, err) == (0, "")
+    assert by_name.replace("game.fifo game 1", "friday-club.gbn game 1", 1) == as_file
+
+
+def test_a_log_of_come_on_bite_me_piped_in_is_replayed_as_one(tmp_path: Path) -> None:
+    code, log, _ = _fed(["simulate", "--rules", "bite-me", "--games", "2", "--format", "jsonl"], "")
+    assert code == 0
+    saved = tmp_path / "bite.jsonl"
+    saved.write_text(log, encoding="utf-8")
+    _, as_file, _ = _run(str(saved), "--game", "2", "--round", "3")
+    piped_in = ["replay", "--format", "jsonl", "-", "--game", "2", "--round", "3"]
+    code, piped, err = _fed(piped_in, log)
+    assert (code, err) == (0, "")
+    assert piped.replace("- game 2", "bite.jsonl game 2", 1) == as_file
+
+
+@pytest.mark.parametrize("command", ["replay", "report"])
+def test_a_game_piped_in_needs_its_format_and_standard_input_open(command: str) -> None:
+    text = Path(FRIDAY).read_text(encoding="utf-8")
+    assert _fed([command, "-"], text) == (
+        2,
+        "",
+        (
+            f"getbit {command}: -: standard input has no file ending to tell its format by "
+            "(validate, import, replay and report take --format gbn|jsonl|csv)\n"
+        ),
+    )
+    closed = subprocess.run(
+        [str(Path(sys.executable).with_name("getbit")), command, "--format", "gbn", "-"],
+        capture_output=True, text=True, timeout=120, preexec_fn=lambda: os.close(0),
+    )
+    assert (closed.returncode, closed.stderr) == (
+        2, f"getbit {command}: -: standard input is closed: there is nothing to read\n"
+    )
