@@ -11,7 +11,7 @@ rules; 2 an input cannot be read, a game cannot be found, or an option is misuse
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -83,43 +83,76 @@ def _from_files(paths: Sequence[Path], encoding: str | None, quiet: bool) -> _Lo
     from console.progress import Bar, file_sizes
     from importers import FOLDER_SUFFIXES, find_files, iter_file
     from importers.bite_jsonl import is_bite
-    from importers.reading import codec, present
     from reports.columns import as_tuples
     from reports.sources import game_id_of, rows_from_reports
 
-    if encoding is not None:
-        codec(encoding)  # a misspelt --encoding is said once, not once a file
     loaded = _Loaded()
     reports: list[GameReport] = []
-    given = [(p, list(find_files([p], missing_ok=True))) for p in paths]
+    given = [(p, list(find_files([p], FOLDER_SUFFIXES, missing_ok=True))) for p in paths]
     sizes = file_sizes(f for _, files in given for f in files)
     with Bar(ERR, "reading", sum(sizes.values()), not quiet, in_bytes=True) as bar:
-        for path, files in given:
-            said = len(reports) + len(loaded.problems)
-            told = False  # a file named that holds the other game: said already
-            for file in files:
-                bar.next_file(sizes[file])
-                try:
-                    if not present(file):  # said, and the other paths are still counted
-                        raise InputError(f"{file}: no such file or folder")
-                    if is_bite(file):  # the other game's: not counted (--rules get-bit)
-                        if file == path:
-                            say_warning(f"{file}: no game of Get Bit! in it (--rules bite-me "
-                                        "counts its games)")
-                            told = True
-                        continue
-                    for game in iter_file(file, encoding=encoding, say=say_warning):
-                        reports.append(validate_game(game))
-                        bar.advance(len(game.text or b""))
-                except InputError as exc:  # one unreadable file does not stop the others
-                    loaded.problems.append(str(exc))
-            if len(reports) + len(loaded.problems) == said and not told:  # as validate
-                ends = ", ".join(FOLDER_SUFFIXES)
-                hint = f" (no record files: {ends})" if path.is_dir() and not files else ""
-                loaded.empty.append(f"no games in {path}{hint}")
+
+        def read(file: Path) -> int:
+            bar.next_file(sizes.get(file, 0))
+            before = len(reports)
+            for game in iter_file(file, encoding=encoding, say=say_warning):
+                reports.append(validate_game(game))
+                bar.advance(len(game.text or b""))
+            return len(reports) - before
+
+        _each_file(
+            given, FOLDER_SUFFIXES, encoding, lambda f: not is_bite(f),
+            "no game of Get Bit! in it (--rules bite-me counts its games)",
+            read, loaded.problems.append, loaded.empty.append,
+        )
     loaded.rows = list(as_tuples(rows_from_reports(reports, loaded.unreadable)))
     loaded.events = {game_id_of(r): r.events for r in reports if r.events}
     return loaded
+
+
+def _each_file(
+    given: Sequence[tuple[Path, Sequence[Path]]],
+    suffixes: tuple[str, ...],
+    encoding: str | None,
+    ours: Callable[[Path], bool],
+    theirs: str,
+    read: Callable[[Path], int],
+    problem: Callable[[str], None],
+    empty: Callable[[str], None],
+) -> None:
+    """``read`` each record file of the paths ``given`` (each with the files it gives,
+    ``importers.find_files``: a folder, its files of ``suffixes``) that holds the
+    game counted (``ours``), as ``validate`` goes through them: a path
+    that is not there and a file that cannot be read (``read`` raises InputError) are
+    a ``problem`` each, and the other files are still read; a file named that holds
+    the other game is said not counted (``theirs``), one in a folder passed over; a
+    path given that gives neither games (``read`` says how many) nor problems is
+    ``empty`` (a warning, and exit 2, as validate says it)."""
+    from importers.reading import codec, present
+
+    if encoding is not None:
+        codec(encoding)  # a misspelt --encoding is said once, not once a file
+    for path, files in given:
+        found = problems = 0
+        told = False  # a file named that holds the other game: said already
+        for file in files:
+            if not present(file):  # said, and the other paths are still counted
+                problem(f"{file}: no such file or folder")
+                problems += 1
+            elif not ours(file):  # named: said, not counted; in a folder: passed over
+                if file == path:
+                    say_warning(f"{file}: {theirs}")
+                    told = True
+            else:
+                try:
+                    found += read(file)
+                except InputError as exc:  # one unreadable file does not stop the others
+                    problem(str(exc))
+                    problems += 1
+        if not (found or problems or told):
+            none = path.is_dir() and not files
+            hint = f" (no record files: {', '.join(suffixes)})" if none else ""
+            empty(f"no games in {path}{hint}")
 
 
 def _store_report(
@@ -370,47 +403,39 @@ def _stored_bite_games(db: Path | None) -> list[BiteGame]:
 def _bite_games_of_files(
     paths: Sequence[Path], encoding: str | None
 ) -> tuple[list[BiteGame], int]:
-    """The games of Come on! Bite me! in FILES, each checked (``validate_bite``), and
-    how many files could not be read (each said). A record of the other game in a
-    folder is not counted (``--rules bite-me``)."""
+    """The games of Come on! Bite me! of FILES, checked, each problem said as it is
+    found (``_each_file``); and how many problems and paths of no games there were."""
     from biteme.validate import validate_bite
     from importers import FOLDER_SUFFIXES, find_files
     from importers.bite_jsonl import is_bite, iter_bite_file
     from importers.bmn import SUFFIX
-    from importers.reading import codec, present
     from reports.bite_stats import BiteGame
 
-    if encoding is not None:
-        codec(encoding)  # a misspelt --encoding is said once, not once a file
     games: list[BiteGame] = []
-    problems = 0
+    said: list[str] = []
+
+    def read(file: Path) -> int:
+        before = len(games)
+        for record in iter_bite_file(file, encoding, say_warning):
+            checked = validate_bite(record)
+            games.append(BiteGame(checked.events, checked.valid))
+        return len(games) - before
+
+    def problem(text: str) -> None:
+        say_error(text)
+        said.append(text)
+
+    def empty(text: str) -> None:
+        say_warning(text)
+        said.append(text)
+
     suffixes = (*FOLDER_SUFFIXES, SUFFIX)
-    for given in paths:
-        files = list(find_files([given], suffixes, missing_ok=True))
-        said = len(games) + problems
-        told = False  # a file named that holds the other game: said already
-        for path in files:
-            if not path.is_file() and not present(path):
-                say_error(f"{path}: no such file")
-                problems += 1
-                continue
-            if not is_bite(path):
-                if path == given:  # named, not found in a folder: said, not counted
-                    say_warning(f"{path}: no game of Come on! Bite me! in it (--rules bite-me)")
-                    told = True
-                continue
-            try:
-                for record in iter_bite_file(path, encoding, say_warning):
-                    checked = validate_bite(record)
-                    games.append(BiteGame(checked.events, checked.valid))
-            except InputError as exc:  # one unreadable file does not stop the others
-                say_error(str(exc))
-                problems += 1
-        if len(games) + problems == said and not told:  # as validate says it: exit 2
-            hint = f" (no record files: {', '.join(suffixes)})" if not files else ""
-            say_warning(f"no games in {given}{hint}")
-            problems += 1
-    return games, problems
+    given = [(p, list(find_files([p], suffixes, missing_ok=True))) for p in paths]
+    _each_file(
+        given, suffixes, encoding, is_bite,
+        "no game of Come on! Bite me! in it (--rules bite-me)", read, problem, empty,
+    )
+    return games, len(said)
 
 
 def _show_bite_stats(
