@@ -108,10 +108,10 @@ def _json_escape(match: re.Match[str]) -> str:
 
 def refuse_overwrite(output: Path | None, reads: Iterable[Path | None]) -> None:
     """Refuse (exit 2) to write ``output`` when it is a file the command reads: a record
-    given it, or the store, under whatever name (a link, ``./``, another case on a
-    case-blind disk), or the ``-wal``, ``-shm`` or ``-journal`` SQLite keeps beside
-    the store, there yet or not. Writing there would destroy what it reads, often the
-    only copy."""
+    given it (``-``: the file redirected to standard input, if one is), or the store,
+    under whatever name (a link, ``./``, another case on a case-blind disk), or the
+    ``-wal``, ``-shm`` or ``-journal`` SQLite keeps beside the store, there yet or not.
+    Writing there would destroy what it reads, often the only copy."""
     from getbit_events.errors import InputError
 
     if output is None or str(output) == "-":
@@ -119,13 +119,16 @@ def refuse_overwrite(output: Path | None, reads: Iterable[Path | None]) -> None:
     for read in reads:
         if read is None:
             continue
+        said = "standard input (-)" if str(read) == "-" else str(read)
+        if str(read) == "-":  # the file redirected to it, if one is
+            read = Path("/dev/stdin")
         # beside the store, or beside the file a link to it names
         beside = [(s.with_name(s.name + end), end) for end in _STORE_FILES
                   for s in (read, read.resolve())]
         what = next((f"where SQLite keeps the {end[1:]} file of {read}"
                      for name, end in beside if _same_file(output, name, True)), None)
         if _same_file(output, read):
-            what = str(read)
+            what = said
         if what is not None:
             raise InputError(f"{output}: that is {what}, which this command reads; "
                              "write to another file (nothing was written)")

@@ -8,6 +8,7 @@ rules (each violation is shown at its round), 2 the game cannot be found or read
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -159,7 +160,10 @@ def replay_command(
     step: Annotated[bool, typer.Option("--step", help="step through it with the keyboard")] = False,
     html: Annotated[
         Path | None,
-        typer.Option("--html", metavar="FILE", help="write one self-contained HTML page here"),
+        typer.Option(
+            "--html", metavar="FILE",
+            help="write one self-contained HTML page here (-: standard output)",
+        ),
     ] = None,
     db: Annotated[Path | None, db_option()] = None,
     encoding: Annotated[str | None, encoding_option(_ENCODING_HELP)] = None,
@@ -205,11 +209,8 @@ def replay_command(
         if rnd is not None:
             cursor.goto_round(rnd)  # a clear error for a round the game lacks
         if html is not None:
-            try:
-                html.write_text(write_html(cursor, viewer, start=cursor.position), encoding="utf-8")
-            except OSError as exc:
-                raise InputError(f"{html}: cannot write: {exc.strerror}") from None
-            err.print(f"wrote {escape(str(html))} ({len(cursor)} steps, {viewer.label})")
+            page = write_html(cursor, viewer, start=cursor.position)
+            _write_page(html, page, f"{len(cursor)} steps, {viewer.label}")
         if step or html is None:  # on the terminal: every control character shown
             cursor = Cursor(
                 _on_screen(cursor.events), _on_screen(found.violations),
@@ -225,6 +226,19 @@ def replay_command(
         say_error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
     raise typer.Exit(EXIT_INVALID if found.violations else EXIT_OK)
+
+
+def _write_page(html: Path, page: str, what: str) -> None:
+    """The HTML ``page`` written to ``html`` (``-``: standard output), and what it
+    holds said on stderr."""
+    if str(html) == "-":
+        sys.stdout.write(page)
+        return
+    try:
+        html.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"{html}: cannot write: {exc.strerror}") from None
+    ERR.print(f"wrote {escape(str(html))} ({what})")
 
 
 def _on_screen(value: Any) -> Any:
@@ -303,11 +317,8 @@ def _replay_bite(
             cursor.turn_events(turn)  # a clear error for a turn the game lacks
         if html is not None:
             start = cursor.turns[turn][-1] if turn is not None else 0
-            try:
-                html.write_text(write_bite_html(cursor, start), encoding="utf-8")
-            except OSError as exc:
-                raise InputError(f"{html}: cannot write: {exc.strerror}") from None
-            ERR.print(f"wrote {escape(str(html))} ({len(cursor.events)} steps, {cursor.label})")
+            page = write_bite_html(cursor, start)
+            _write_page(html, page, f"{len(cursor.events)} steps, {cursor.label}")
         if step or html is None:  # on the terminal: every control character shown
             cursor = BiteCursor(
                 _on_screen(cursor.events), _on_screen(found.violations),

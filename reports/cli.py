@@ -93,7 +93,6 @@ def _from_files(paths: Sequence[Path], encoding: str | None, quiet: bool) -> _Lo
     with Bar(ERR, "reading", sum(sizes.values()), not quiet, in_bytes=True) as bar:
 
         def read(file: Path) -> int:
-            bar.next_file(sizes.get(file, 0))
             before = len(reports)
             for game in iter_file(file, encoding=encoding, say=say_warning):
                 reports.append(validate_game(game))
@@ -104,6 +103,7 @@ def _from_files(paths: Sequence[Path], encoding: str | None, quiet: bool) -> _Lo
             given, FOLDER_SUFFIXES, encoding, lambda f: not is_bite(f),
             "no game of Get Bit! in it (--rules bite-me counts its games)",
             read, loaded.problems.append, loaded.empty.append,
+            lambda file: bar.next_file(sizes.get(file, 0)),
         )
     loaded.rows = list(as_tuples(rows_from_reports(reports, loaded.unreadable)))
     loaded.events = {game_id_of(r): r.events for r in reports if r.events}
@@ -119,6 +119,7 @@ def _each_file(
     read: Callable[[Path], int],
     problem: Callable[[str], None],
     empty: Callable[[str], None],
+    begin: Callable[[Path], None] | None = None,
 ) -> None:
     """``read`` each record file of the paths ``given`` (each with the files it gives,
     ``importers.find_files``: a folder, its files of ``suffixes``) that holds the
@@ -127,7 +128,8 @@ def _each_file(
     a ``problem`` each, and the other files are still read; a file named that holds
     the other game is said not counted (``theirs``), one in a folder passed over; a
     path given that gives neither games (``read`` says how many) nor problems is
-    ``empty`` (a warning, and exit 2, as validate says it)."""
+    ``empty`` (a warning, and exit 2, as validate says it). ``begin(file)`` is called
+    as each file is reached, read or not (a bar's next file)."""
     from importers.reading import codec, present
 
     if encoding is not None:
@@ -136,6 +138,8 @@ def _each_file(
         found = problems = 0
         told = False  # a file named that holds the other game: said already
         for file in files:
+            if begin is not None:
+                begin(file)
             if not present(file):  # said, and the other paths are still counted
                 problem(f"{file}: no such file or folder")
                 problems += 1
@@ -609,9 +613,14 @@ def _file_game(
     path: Path, number: int | None, game_id: str | None, encoding: str | None, fmt: str
 ) -> tuple[str, Sequence[Event], int]:
     from importers import read_file
+    from importers.bite_jsonl import bite_kind
     from importers.picking import pick_game
     from reports.sources import game_id_of
 
+    if (bite := bite_kind(path, fmt)) is not None:  # as validate, import and replay tell
+        what = "(BMN)" if bite == "bmn" else "(a log of its events)"
+        raise InputError(f"{path}: a record of Come on! Bite me! {what}: validate, import, "
+                         "replay and stats read it; report does not yet")
     read = read_file(path, fmt, encoding=encoding, say=say_warning)
     game = pick_game(path, read, number, game_id)
     report = validate_game(game)

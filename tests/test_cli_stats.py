@@ -384,3 +384,36 @@ def test_a_record_of_bite_me_named_with_rules_get_bit_is_said_not_counted(
     ]
     data = json.loads(out)
     assert (data["games_included"], data["games_excluded"]["invalid"]) == (4, 1)
+
+
+def test_the_bar_of_stats_files_counts_the_files_passed_over_too(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder holding a log of Come on! Bite me! beside records of Get Bit!: the bar
+    goes through the log's bytes too (it stalled near 0%, the log in its total only)."""
+    from console import progress
+
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    code, out, _ = _run(runner, "simulate", "--rules", "bite-me", "--games", "5",
+                        "--format", "jsonl")
+    (folder / "a.jsonl").write_text(out, encoding="utf-8")
+    for f in sorted(STATS.glob("*.gbn")):
+        (folder / f.name).write_bytes(f.read_bytes())
+    seen: dict[str, int] = {}
+
+    class Counted(progress.Bar):
+        def __init__(self, console: Any, what: str, total: int | None, *rest: Any,
+                     **named: Any) -> None:
+            super().__init__(console, what, total, *rest, **named)
+            seen["total"], seen["files"] = total or 0, 0
+
+        def next_file(self, size: int) -> None:
+            seen["files"] += size
+            super().next_file(size)
+
+    monkeypatch.setattr(progress, "Bar", Counted)
+    code, out, _ = _run(runner, "stats", "--rules", "get-bit", str(folder), "--json")
+    assert code == 0
+    assert json.loads(out)["games_included"] == 4
+    assert seen["files"] == seen["total"] == sum(f.stat().st_size for f in folder.iterdir())

@@ -240,3 +240,57 @@ def test_a_game_piped_in_needs_its_format_and_standard_input_open(command: str) 
     assert (closed.returncode, closed.stderr) == (
         2, f"getbit {command}: -: standard input is closed: there is nothing to read\n"
     )
+
+
+def test_a_page_written_over_the_record_redirected_to_standard_input_is_refused(
+    tmp_path: Path,
+) -> None:
+    """``replay --format gbn - --html g.gbn < g.gbn`` replaced the record with the page."""
+    record = tmp_path / "g.gbn"
+    record.write_bytes(Path(FRIDAY).read_bytes())
+    with record.open("rb") as stdin:
+        done = subprocess.run(
+            [str(Path(sys.executable).with_name("getbit")), "replay", "--format", "gbn", "-",
+             "--html", str(record)],
+            stdin=stdin, capture_output=True, text=True, timeout=120,
+        )
+    assert (done.returncode, done.stderr) == (
+        2,
+        (
+            f"getbit replay: {record}: that is standard input (-), which this command reads; "
+            "write to another file (nothing was written)\n"
+        ),
+    )
+    assert record.read_bytes() == Path(FRIDAY).read_bytes()
+
+
+def test_a_page_to_standard_output(tmp_path: Path) -> None:
+    # --html - writes the page to stdout, as stats --html - does (it made a file named -)
+    code, out, err = _fed(["replay", FRIDAY, "--html", "-"], "")
+    assert (code, err) == (0, "")
+    assert out.startswith("<!DOCTYPE html>")
+    assert out.rstrip().endswith("</html>")
+    bmn = str(ROOT / "fixtures/biteme/worked.bmn")
+    code, out, err = _fed(["replay", bmn, "--html", "-"], "")
+    assert (code, err) == (0, "")
+    assert out.startswith("<!DOCTYPE html>")
+    assert not (ROOT / "-").exists()
+
+
+def test_report_refuses_a_record_of_come_on_bite_me_by_name_or_piped() -> None:
+    # a piped BMN record was read as GBN (a syntax error, exit 1); a log, exit 1
+    _, log, _ = _fed(["simulate", "--rules", "bite-me", "--games", "1", "--format", "jsonl"], "")
+    bmn = ROOT / "fixtures/biteme/worked.bmn"
+    for args, text, name, what in (
+        ([str(bmn)], "", str(bmn), "(BMN)"),
+        (["--format", "gbn", "-"], bmn.read_text(encoding="utf-8"), "-", "(BMN)"),
+        (["--format", "jsonl", "-"], log, "-", "(a log of its events)"),
+    ):
+        assert _fed(["report", *args], text) == (
+            2,
+            "",
+            (
+                f"getbit report: {name}: a record of Come on! Bite me! {what}: validate, "
+                "import, replay and stats read it; report does not yet\n"
+            ),
+        )
