@@ -732,7 +732,7 @@ def main() -> None:
         completion_init()
     command = " ".join(["getbit", *(a for a in sys.argv[1:2] if not a.startswith("-"))])
     try:
-        app()
+        app(prog_name="getbit")  # "getbit validate: ...", however it was started
     except GetbitError as exc:
         say_error(str(exc), command)
         sys.exit(EXIT_UNREADABLE)

@@ -179,11 +179,13 @@ def in_order(
     # The workers start as forks of this process, sharing its memory until a page is
     # written. Its objects are moved out of the collector's sight first, so that a
     # worker's collections do not write to (and so copy) every page of them: about
-    # 8 MiB less a worker (docs/scale.md, "Memory").
+    # 8 MiB less a worker (docs/scale.md, "Memory"). Objects a caller froze stay frozen.
+    frozen = gc.get_freeze_count()
     gc.freeze()
     for worker in workers:
         worker.start()
-    gc.unfreeze()
+    if not frozen:
+        gc.unfreeze()
     try:
         chunk = 0
         agreed = _START  # the hash of the marks of every item given so far

@@ -250,19 +250,23 @@ def test_an_import_in_one_process_sets_the_collector_aside_and_back(
     assert (gc.get_threshold(), gc.get_freeze_count()) == (before, 0)
 
 
+@pytest.mark.parametrize("n", [1, 2])
 def test_an_import_leaves_a_callers_frozen_objects_and_thresholds_alone(
-    records: Path, tmp_path: Path
+    records: Path, tmp_path: Path, n: int
 ) -> None:
+    # with workers, in_order freezes this process's objects as it starts them (for
+    # their memory) and used to unfreeze the caller's with its own
     seen: list[tuple[int, ...]] = []
     gc.freeze()
     try:
         frozen = gc.get_freeze_count()
         with GameStore(tmp_path / "one.db") as store:
             importing.import_paths(
-                store, [records], on_report=lambda *_: seen.append(gc.get_threshold()), jobs=1
+                store, [records], on_report=lambda *_: seen.append(gc.get_threshold()), jobs=n
             )
         assert set(seen) == {gc.get_threshold()} != {importing.ONE_PROCESS_GC}
-        assert gc.get_freeze_count() == frozen
+        assert frozen > 0
+        assert gc.get_freeze_count() > 0  # (some of them may have gone since)
     finally:
         gc.unfreeze()
 
