@@ -111,10 +111,12 @@ def find_game(
     """The game SOURCE names: a record file (or a pipe copied), a store file with
     ``--id``, or a stored id (a file is read as ``fmt``, in ``encoding``; None:
     detected, and ``say`` told which)."""
-    from store.stored import source_kind
+    from store.stored import refuse_file_options, source_kind
 
     kind = source_kind(source)
     path = Path(source)
+    if kind != "file":
+        refuse_file_options(fmt, encoding)
     if kind == "store":
         if game_id is None:
             raise InputError(f"{path}: a game store; say which game with --id")

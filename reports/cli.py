@@ -72,8 +72,8 @@ class _Loaded:
     def __init__(self) -> None:
         self.rows: list[tuple[Any, ...]] = []
         self.unreadable: list[str] = []
-        self.problems: list[str] = []  # files that cannot be read: errors
-        self.empty: list[str] = []  # files and folders given that hold no games: warnings
+        self.problems: list[str] = []  # files that cannot be read: errors (said)
+        self.empty: list[str] = []  # files and folders given that hold no games (said)
         self.events: dict[str, Sequence[Event]] = {}
         self.db: Path | None = None
 
@@ -102,12 +102,22 @@ def _from_files(paths: Sequence[Path], encoding: str | None, quiet: bool) -> _Lo
         _each_file(
             given, FOLDER_SUFFIXES, encoding, lambda f: not is_bite(f),
             "no game of Get Bit! in it (--rules bite-me counts its games)",
-            read, loaded.problems.append, loaded.empty.append,
+            read, _said(say_error, loaded.problems), _said(say_warning, loaded.empty),
             lambda file: bar.next_file(sizes.get(file, 0)),
         )
     loaded.rows = list(as_tuples(rows_from_reports(reports, loaded.unreadable)))
     loaded.events = {game_id_of(r): r.events for r in reports if r.events}
     return loaded
+
+
+def _said(say: Callable[[str], None], kept: list[str]) -> Callable[[str], None]:
+    """Say a line at once (in the order of the paths given, as validate does) and keep it."""
+
+    def said(text: str) -> None:
+        say(text)
+        kept.append(text)
+
+    return said
 
 
 def _each_file(
@@ -296,10 +306,6 @@ def stats_command(
             paths, db, filters, Aliases.make(alias or ()), html_path is not None, encoding,
             as_json,
         )
-        for problem in loaded.problems:
-            say_error(problem)
-        for nothing in loaded.empty:
-            say_warning(nothing)
         if as_json:
             from reports.render import report_json
 
@@ -407,8 +413,8 @@ def _stored_bite_games(db: Path | None) -> list[BiteGame]:
 def _bite_games_of_files(
     paths: Sequence[Path], encoding: str | None
 ) -> tuple[list[BiteGame], int]:
-    """The games of Come on! Bite me! of FILES, checked, each problem said as it is
-    found (``_each_file``); and how many problems and paths of no games there were."""
+    """The games of Come on! Bite me! of FILES, checked (``_each_file``); and how many
+    problems and paths of no games there were."""
     from biteme.validate import validate_bite
     from importers import FOLDER_SUFFIXES, find_files
     from importers.bite_jsonl import is_bite, iter_bite_file
@@ -416,7 +422,7 @@ def _bite_games_of_files(
     from reports.bite_stats import BiteGame
 
     games: list[BiteGame] = []
-    said: list[str] = []
+    said: list[str] = []  # problems and paths of no games, said as they are found
 
     def read(file: Path) -> int:
         before = len(games)
@@ -425,19 +431,12 @@ def _bite_games_of_files(
             games.append(BiteGame(checked.events, checked.valid))
         return len(games) - before
 
-    def problem(text: str) -> None:
-        say_error(text)
-        said.append(text)
-
-    def empty(text: str) -> None:
-        say_warning(text)
-        said.append(text)
-
     suffixes = (*FOLDER_SUFFIXES, SUFFIX)
     given = [(p, list(find_files([p], suffixes, missing_ok=True))) for p in paths]
     _each_file(
         given, suffixes, encoding, is_bite,
-        "no game of Come on! Bite me! in it (--rules bite-me)", read, problem, empty,
+        "no game of Come on! Bite me! in it (--rules bite-me)", read,
+        _said(say_error, said), _said(say_warning, said),
     )
     return games, len(said)
 
@@ -592,11 +591,12 @@ def _report_game(
     (a file, or a pipe copied, is read as ``fmt`` in ``encoding``; None: UTF-8, else
     detected and said)."""
     from store import GameStore, default_path
-    from store.stored import lookup_store, source_kind
+    from store.stored import lookup_store, refuse_file_options, source_kind
 
     kind = source_kind(source)
     if kind == "file":
         return _file_game(Path(source), number, game_id, encoding, fmt)
+    refuse_file_options(fmt, encoding)
     if kind == "store":
         if game_id is None:
             raise InputError(f"{source}: a game store; say which game with --id")

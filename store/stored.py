@@ -52,6 +52,7 @@ __all__ = [
     "lookup_store",
     "read_head",
     "record_digest",
+    "refuse_file_options",
     "rows_digest",
     "source_kind",
     "status_of",
@@ -90,6 +91,17 @@ def source_kind(source: str) -> str:
     if path.suffix or os.sep in source or "/" in source:
         raise InputError(f"{source}: no such file")
     return "id"
+
+
+def refuse_file_options(fmt: str, encoding: str | None) -> None:
+    """An ``InputError`` when ``--format`` or ``--encoding`` is given for a stored game
+    (a SOURCE that is not a record file): they say how to read a file, and a store
+    keeps text, not bytes; said the same way by every command."""
+    given = [f"--{name}" for name, value in (("format", fmt != "auto"), ("encoding", encoding))
+             if value]
+    if given:
+        raise InputError(f"{' and '.join(given)} go{'es' * (len(given) == 1)} with a record "
+                         "file (a stored game is read from the store, as text)")
 
 
 def lookup_store(db: Path, ref: str) -> Path:

@@ -417,3 +417,22 @@ def test_the_bar_of_stats_files_counts_the_files_passed_over_too(
     assert code == 0
     assert json.loads(out)["games_included"] == 4
     assert seen["files"] == seen["total"] == sum(f.stat().st_size for f in folder.iterdir())
+
+
+def test_what_stats_says_of_its_files_comes_in_the_order_they_are_given(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    # as validate says it, and as stats --rules bite-me did (errors came after warnings)
+    missing = tmp_path / "missing.gbn"
+    bmn = ROOT / "fixtures" / "biteme" / "worked.bmn"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code, _, err = _run(runner, "stats", "--rules", "get-bit", str(missing), str(bmn),
+                        str(empty), str(tmp_path / "gone.gbn"), str(STATS), "--json")
+    assert code == 2
+    assert err.splitlines() == [
+        f"getbit stats: {missing}: no such file or folder",
+        f"warning: {bmn}: no game of Get Bit! in it (--rules bite-me counts its games)",
+        f"warning: no games in {empty} (no record files: .gbn, .jsonl, .ndjson)",
+        f"getbit stats: {tmp_path / 'gone.gbn'}: no such file or folder",
+    ]

@@ -294,3 +294,27 @@ def test_report_refuses_a_record_of_come_on_bite_me_by_name_or_piped() -> None:
                 "import, replay and stats read it; report does not yet\n"
             ),
         )
+
+
+@pytest.mark.parametrize("command", ["replay", "report"])
+def test_options_that_read_a_file_are_refused_for_a_stored_game(
+    tmp_path: Path, command: str
+) -> None:
+    # they were left aside without a word
+    from getbit_events.validate import validate_game
+    from importers import read_file
+    from store import GameStore
+
+    db = tmp_path / "games.db"
+    with GameStore(db) as games:
+        game_id = games.add(validate_game(read_file(FRIDAY)[0])).game_id
+    for args, said in (
+        ([game_id, "--db", str(db), "--format", "gbn"], "--format goes"),
+        ([str(db), "--id", game_id, "--encoding", "latin-1"], "--encoding goes"),
+        ([game_id, "--db", str(db), "--format", "jsonl", "--encoding", "utf-8"],
+         "--format and --encoding go"),
+    ):
+        result = runner.invoke(app, [command, *args])
+        text = "with a record file (a stored game is read from the store, as text)"
+        assert (result.exit_code, result.stderr) == (2, f"getbit {command}: {said} {text}\n")
+    assert runner.invoke(app, [command, game_id, "--db", str(db)]).exit_code == 0

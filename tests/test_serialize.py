@@ -409,7 +409,7 @@ def _reveal_fields(draw: st.DrawFn) -> dict[str, Any]:
             at = draw(st.integers(0, len(cards) - 1))
             if change == "pair":
                 cards[at] = draw(_ODD)
-            elif change == "pair length":
+            elif change == "pair length" and isinstance(cards[at], list):  # (not made odd)
                 cards[at] = [*cards[at], 1] if draw(st.booleans()) else cards[at][:1]
             elif isinstance(cards[at], list) and len(cards[at]) == 2:
                 cards[at][change == "card"] = draw(_ODD)
