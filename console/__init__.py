@@ -19,6 +19,7 @@ from console.output import (
     utf8,
     winners_words,
     write_json,
+    write_output,
 )
 
 __all__ = [
@@ -42,4 +43,5 @@ __all__ = [
     "utf8",
     "winners_words",
     "write_json",
+    "write_output",
 ]

@@ -30,6 +30,7 @@ __all__ = [
     "tolerant_streams",
     "utf8",
     "write_json",
+    "write_output",
 ]
 
 # Control characters (all but tab and newline: C0, DEL, C1 with NEL U+0085), the line
@@ -100,6 +101,22 @@ def write_json(data: Any, indent: int | None = None) -> None:
 # Characters that some readers of JSON Lines take for a line's end (Python's
 # str.splitlines, older JavaScript): written as JSON escapes, never raw
 _BREAKS = re.compile("[\x85\u2028\u2029]")
+
+
+def write_output(path: Path, text: str) -> bool:
+    """``text`` written to ``path``, or to standard output for ``-`` (as every command
+    takes it); an InputError naming the file when it cannot be written. True when a
+    file was written (for the command to say so)."""
+    from getbit_events.errors import InputError
+
+    if str(path) == "-":
+        sys.stdout.write(text)
+        return False
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    return True
 
 
 def _json_escape(match: re.Match[str]) -> str:

@@ -8,7 +8,6 @@ rules (each violation is shown at its round), 2 the game cannot be found or read
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -29,6 +28,7 @@ from console import (
     say_error,
     say_warning,
     shown,
+    write_output,
 )
 from console.options import (
     ONE_RECORD_FORMAT_HELP,
@@ -232,15 +232,9 @@ def replay_command(
 
 def _write_page(html: Path, page: str, what: str) -> None:
     """The HTML ``page`` written to ``html`` (``-``: standard output), and what it
-    holds said on stderr."""
-    if str(html) == "-":
-        sys.stdout.write(page)
-        return
-    try:
-        html.write_text(page, encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{html}: cannot write: {exc.strerror}") from None
-    ERR.print(f"wrote {escape(str(html))} ({what})")
+    holds said on stderr when it is a file."""
+    if write_output(html, page):
+        ERR.print(f"wrote {escape(str(html))} ({what})")
 
 
 def _on_screen(value: Any) -> Any:

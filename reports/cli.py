@@ -10,7 +10,6 @@ rules; 2 an input cannot be read, a game cannot be found, or an option is misuse
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
@@ -30,6 +29,7 @@ from console import (
     say_error,
     say_warning,
     write_json,
+    write_output,
 )
 from console.options import (
     ONE_RECORD_FORMAT_HELP,
@@ -180,15 +180,6 @@ def _store_report(
     with GameStore(loaded.db, create=False) as store:
         return loaded, store_report(store, filters, aliases, history)
 
-
-def _write(path: Path, text: str) -> None:
-    if str(path) == "-":
-        sys.stdout.write(text)
-        return
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
 
 
 def _game_events(loaded: _Loaded, game: str) -> tuple[str, Sequence[Event]]:
@@ -452,12 +443,12 @@ def _show_bite_stats(
     if output.as_json:
         write_json(bite_report_json(report), indent=2)
     elif output.csv_path is not None:
-        _write(output.csv_path, bite_csv(report))
+        write_output(output.csv_path, bite_csv(report))
         if str(output.csv_path) != "-":
             what = plural(len(report.players), "player")
             ERR.print(f"wrote {escape(str(output.csv_path))} ({what})")
     elif output.html_path is not None:
-        _write(output.html_path, bite_html(report))
+        write_output(output.html_path, bite_html(report))
         what = plural(report.games_included, "game")
         ERR.print(f"wrote {escape(str(output.html_path))} ({what})")
     else:
@@ -497,7 +488,7 @@ def _stats_report(
 def _stats_csv(report: StatsReport, csv_path: Path) -> None:
     from reports.render import write_csv
 
-    _write(csv_path, write_csv(report))
+    write_output(csv_path, write_csv(report))
     if str(csv_path) != "-":
         ERR.print(f"wrote {escape(str(csv_path))} ({plural(len(report.players), 'player')})")
 
@@ -511,7 +502,7 @@ def _stats_html(report: StatsReport, loaded: _Loaded, html_path: Path, game: str
     if chosen is not None:
         game_id, events = _game_events(loaded, chosen)
         summary = summarise_game(game_id, events) if events else None
-    _write(html_path, html_report(report, summary))
+    write_output(html_path, html_report(report, summary))
     ERR.print(f"wrote {escape(str(html_path))} ({plural(report.games_included, 'game')})")
 
 
