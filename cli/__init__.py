@@ -68,7 +68,7 @@ from getbit_events.events import Event
 from getbit_events.record import RecordedGame
 from getbit_events.simulate import BOTS, simulate_games
 from getbit_events.validate import GameReport, validate_game
-from importers import find_files
+from importers import find_files, no_games
 from importers.reading import date_warnings, present
 from importers.skipping import Positions, Skip, Skipped, mark
 
@@ -438,8 +438,7 @@ def _check_paths(
             code = max(code, EXIT_UNREADABLE)
             said = dict.fromkeys(said, 1)  # nothing more to say of the paths
     for given in (p for p, n in said.items() if not n):  # an empty file or folder
-        hint = f" (no record files: {', '.join(suffixes)})" if given.is_dir() else ""
-        say_warning(f"no games in {given}{hint}")
+        say_warning(no_games(given, suffixes, given.is_dir()))
         code = max(code, EXIT_UNREADABLE)
     return code
 

@@ -136,9 +136,9 @@ def refuse_overwrite(output: Path | None, reads: Iterable[Path | None]) -> None:
     for read in reads:
         if read is None:
             continue
-        said = "standard input (-)" if str(read) == "-" else str(read)
-        if str(read) == "-":  # the file redirected to it, if one is
-            read = Path("/dev/stdin")
+        said = str(read)
+        if said == "-":  # standard input: the file redirected to it, if one is
+            said, read = "standard input (-)", Path("/dev/stdin")
         # beside the store, or beside the file a link to it names
         beside = [(s.with_name(s.name + end), end) for end in _STORE_FILES
                   for s in (read, read.resolve())]

@@ -23,6 +23,7 @@ __all__ = [
     "folder_suffixes",
     "iter_file",
     "iter_records",
+    "no_games",
     "read_file",
     "record_suffixes",
 ]
@@ -66,6 +67,13 @@ def find_files(
             if not (missing_ok or present(path)):
                 raise InputError(f"{path}: no such file or folder")
             yield path
+
+
+def no_games(path: Path, suffixes: tuple[str, ...], no_files: bool) -> str:
+    """What every command says of a path given that holds no games (a warning, and exit
+    2); ``no_files``: a folder that holds no file of ``suffixes``, which it names."""
+    hint = f" (no record files: {', '.join(suffixes)})" if no_files else ""
+    return f"no games in {path}{hint}"
 
 
 def record_suffixes(fmt: str) -> tuple[str, ...]:

@@ -141,7 +141,7 @@ def spooled(path: str | Path) -> bool:
 
 def present(path: Path) -> bool:
     """Whether ``path`` is there to be read: a file, a folder, or a pipe copied."""
-    return str(path) in _SPOOLED or path.exists()
+    return spooled(path) or path.exists()
 
 
 def _remove(copy: str) -> None:

@@ -140,6 +140,7 @@ def _each_file(
     path given that gives neither games (``read`` says how many) nor problems is
     ``empty`` (a warning, and exit 2, as validate says it). ``begin(file)`` is called
     as each file is reached, read or not (a bar's next file)."""
+    from importers import no_games
     from importers.reading import codec, present
 
     if encoding is not None:
@@ -164,9 +165,7 @@ def _each_file(
                     problem(str(exc))
                     problems += 1
         if not (found or problems or told):
-            none = path.is_dir() and not files
-            hint = f" (no record files: {', '.join(suffixes)})" if none else ""
-            empty(f"no games in {path}{hint}")
+            empty(no_games(path, suffixes, path.is_dir() and not files))
 
 
 def _store_report(
@@ -443,8 +442,7 @@ def _show_bite_stats(
     if output.as_json:
         write_json(bite_report_json(report), indent=2)
     elif output.csv_path is not None:
-        write_output(output.csv_path, bite_csv(report))
-        if str(output.csv_path) != "-":
+        if write_output(output.csv_path, bite_csv(report)):
             what = plural(len(report.players), "player")
             ERR.print(f"wrote {escape(str(output.csv_path))} ({what})")
     elif output.html_path is not None:
@@ -488,8 +486,7 @@ def _stats_report(
 def _stats_csv(report: StatsReport, csv_path: Path) -> None:
     from reports.render import write_csv
 
-    write_output(csv_path, write_csv(report))
-    if str(csv_path) != "-":
+    if write_output(csv_path, write_csv(report)):
         ERR.print(f"wrote {escape(str(csv_path))} ({plural(len(report.players), 'player')})")
 
 

@@ -181,7 +181,7 @@ def files_items(
     reader can (``importers.skipping``)."""
 
     def items(share: Share | None) -> Iterator[Item]:
-        from importers import record_suffixes
+        from importers import no_games, record_suffixes
 
         positions = Positions(share)
         for path, files in given:
@@ -190,9 +190,8 @@ def files_items(
                 said += not isinstance(item, Note)
                 yield item
             if not said:
-                ends = ", ".join(record_suffixes(fmt))
-                hint = f" (no record files: {ends})" if path.is_dir() and not files else ""
-                yield positions.given(Note(f"no games in {path}{hint}", empty=True))
+                nothing = no_games(path, record_suffixes(fmt), path.is_dir() and not files)
+                yield positions.given(Note(nothing, empty=True))
 
     return items
 
