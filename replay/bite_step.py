@@ -7,14 +7,12 @@ record, the table, each player, B17), are this game's.
 
 from __future__ import annotations
 
-import sys
-
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.text import Text
 
 from replay.bite import TABLE, BiteCursor, render_bite, result_words, table_rows
-from replay.interactive import Keys, Steps, drive
+from replay.interactive import Keys, Steps, drive, keyboard
 
 __all__ = ["BiteSession", "render_bite_step", "run_bite"]
 
@@ -82,11 +80,14 @@ class BiteSession(Keys):
 
 
 def run_bite(cursor: BiteCursor, console: Console, turn: int | None = None) -> None:
-    """Step through the game with the keyboard; print it whole when not in a terminal."""
-    if not (console.is_terminal and sys.stdin.isatty()):
-        for part in render_bite(cursor):
-            console.print(part)
-        return
-    if turn is not None:
-        cursor.goto_round(turn)
-    drive(BiteSession(cursor), console)
+    """Step through the game with the keyboard from turn ``turn``; when there is no
+    terminal to step on (``interactive.keyboard``), print what ``replay`` prints
+    without ``--step`` (only turn ``turn``, when given)."""
+    with keyboard(console) as keys:
+        if keys is None:
+            for part in render_bite(cursor, turn):
+                console.print(part)
+            return
+        if turn is not None:
+            cursor.goto_round(turn)
+        drive(BiteSession(cursor), console, keys)

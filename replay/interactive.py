@@ -2,8 +2,8 @@
 
 ``Session`` holds what the keys change (the cursor, the viewer, a round number
 being typed) and knows nothing of terminals, so it can be driven by a test; ``run``
-wires it to the keyboard and the screen, and prints the whole game instead when
-either end is not a terminal.
+wires it to the keyboard and the screen (the keys from the terminal itself when the
+record is piped in), and prints the game instead when there is no terminal.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from replay.cursor import Cursor
 from replay.terminal import print_game, render_step
 from replay.view import EVERYTHING, Viewer
 
-__all__ = ["HELP", "KEYS", "Keys", "Session", "Steps", "drive", "read_keys", "run"]
+__all__ = ["HELP", "KEYS", "Keys", "Session", "Steps", "drive", "keyboard", "read_keys", "run"]
 
 HELP = "→/l ←/h event · ↓/j ↑/k round · g N ⏎ go to round N · Home/End first/last · v view · q quit"
 
@@ -218,18 +218,43 @@ def _cbreak(fd: int) -> Iterator[None]:
 def run(
     cursor: Cursor, console: Console, viewer: Viewer = EVERYTHING, rnd: int | None = None
 ) -> None:
-    """Step through the game with the keyboard; print it whole when not in a terminal."""
-    if not (console.is_terminal and sys.stdin.isatty()):
-        print_game(cursor, console, viewer)
+    """Step through the game with the keyboard from round ``rnd``; when there is no
+    terminal to step on, print what ``replay`` prints without ``--step`` (only round
+    ``rnd``, when given)."""
+    with keyboard(console) as keys:
+        if keys is None:
+            print_game(cursor, console, viewer, rnd)
+            return
+        if rnd is not None:
+            cursor.goto_round(rnd)
+        drive(Session(cursor, viewer), console, keys)
+
+
+@contextmanager
+def keyboard(console: Console) -> Iterator[int | None]:
+    """The terminal to read keys from while ``console`` shows the steps: standard input
+    when it is one, else the process's own terminal (``/dev/tty``: a record piped in,
+    as ``less`` reads its keys); None when the screen or the keys are not a terminal."""
+    if not console.is_terminal:
+        yield None
         return
-    if rnd is not None:
-        cursor.goto_round(rnd)
-    drive(Session(cursor, viewer), console)
+    if sys.stdin.isatty():
+        yield sys.stdin.fileno()
+        return
+    try:
+        fd = os.open("/dev/tty", os.O_RDONLY)
+    except OSError:  # no controlling terminal (a job started without one)
+        yield None
+        return
+    try:
+        yield fd if os.isatty(fd) else None
+    finally:
+        os.close(fd)
 
 
-def drive(session: Keys, console: Console) -> None:
-    """The keyboard and the screen of a real terminal, wired to ``session``."""
-    fd = sys.stdin.fileno()
+def drive(session: Keys, console: Console, fd: int) -> None:
+    """The keyboard (the terminal ``fd``) and the screen of a real terminal, wired to
+    ``session``."""
 
     def draw() -> None:
         # measure the terminal each time (not COLUMNS, which may be stale): a resize

@@ -105,6 +105,21 @@ def test_step_prints_the_whole_game_when_output_is_not_a_terminal() -> None:
     assert "Result: unfinished after round 3." in done.stdout
 
 
+def test_step_without_a_terminal_prints_what_replay_prints_of_its_round() -> None:
+    done = subprocess.run(
+        [*_getbit(), "replay", "-", "--format", "gbn", "--step", "--round", "2"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        stdin=(ROOT / FRIDAY).open(),
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Round 2" in done.stdout
+    assert "Round 1" not in done.stdout
+    assert "Round 3" not in done.stdout
+
+
 class Tmux:
     """A private tmux server (its own socket) running one command in a 120x45 pane."""
 
@@ -185,6 +200,21 @@ def test_step_mode_in_a_real_terminal(tmux: Tmux) -> None:
     tmux.keys("v", "v")
     screen = tmux.wait_for("as swimmer John")
     assert "hands     Anne (2 cards) │ John 1 2 │ Ted (4 cards) │ Beth (2 cards)" in screen
+    tmux.keys("q")
+    end = time.monotonic() + 10
+    while tmux.alive() and time.monotonic() < end:
+        time.sleep(0.1)
+    assert not tmux.alive(), "q did not quit"
+
+
+def test_step_reads_its_keys_from_the_terminal_when_the_record_is_piped_in(tmux: Tmux) -> None:
+    # standard input is the record; the keys come from the terminal itself (/dev/tty)
+    command = " ".join(shlex.quote(a) for a in _getbit())
+    tmux.start(["sh", "-c", f"cat {FRIDAY} | {command} replay - --format gbn --step --round 2"])
+    screen = tmux.wait_for("round 2, event ")
+    assert "v view · q quit" in screen
+    tmux.keys("Down")
+    tmux.wait_for("round 3, event ")
     tmux.keys("q")
     end = time.monotonic() + 10
     while tmux.alive() and time.monotonic() < end:
