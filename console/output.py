@@ -103,20 +103,20 @@ def write_json(data: Any, indent: int | None = None) -> None:
 _BREAKS = re.compile("[\x85\u2028\u2029]")
 
 
-def write_output(path: Path, text: str) -> bool:
-    """``text`` written to ``path``, or to standard output for ``-`` (as every command
-    takes it); an InputError naming the file when it cannot be written. True when a
-    file was written (for the command to say so)."""
+def write_output(path: Path, text: str, what: str) -> None:
+    """``text`` written to ``path``, and on stderr that it was (``wrote PATH (what)``);
+    to standard output for ``-`` (as every command takes it), with nothing said. An
+    InputError naming the file when it cannot be written."""
     from getbit_events.errors import InputError
 
     if str(path) == "-":
         sys.stdout.write(text)
-        return False
+        return
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise InputError(f"{path}: cannot write: {exc.strerror or exc}") from None
-    return True
+    ERR.print(f"wrote {path} ({what})", markup=False)
 
 
 def _json_escape(match: re.Match[str]) -> str:

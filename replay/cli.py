@@ -212,7 +212,7 @@ def replay_command(
             cursor.goto_round(rnd)  # a clear error for a round the game lacks
         if html is not None:
             page = write_html(cursor, viewer, start=cursor.position)
-            _write_page(html, page, f"{len(cursor)} steps, {viewer.label}")
+            write_output(html, page, f"{len(cursor)} steps, {viewer.label}")
         if step or html is None:  # on the terminal: every control character shown
             cursor = Cursor(
                 _on_screen(cursor.events), _on_screen(found.violations),
@@ -228,13 +228,6 @@ def replay_command(
         say_error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
     raise typer.Exit(EXIT_INVALID if found.violations else EXIT_OK)
-
-
-def _write_page(html: Path, page: str, what: str) -> None:
-    """The HTML ``page`` written to ``html`` (``-``: standard output), and what it
-    holds said on stderr when it is a file."""
-    if write_output(html, page):
-        ERR.print(f"wrote {escape(str(html))} ({what})")
 
 
 def _on_screen(value: Any) -> Any:
@@ -314,7 +307,7 @@ def _replay_bite(
         if html is not None:
             start = cursor.turns[turn][-1] if turn is not None else 0
             page = write_bite_html(cursor, start)
-            _write_page(html, page, f"{len(cursor.events)} steps, {cursor.label}")
+            write_output(html, page, f"{len(cursor.events)} steps, {cursor.label}")
         if step or html is None:  # on the terminal: every control character shown
             cursor = BiteCursor(
                 _on_screen(cursor.events), _on_screen(found.violations),

@@ -442,13 +442,9 @@ def _show_bite_stats(
     if output.as_json:
         write_json(bite_report_json(report), indent=2)
     elif output.csv_path is not None:
-        if write_output(output.csv_path, bite_csv(report)):
-            what = plural(len(report.players), "player")
-            ERR.print(f"wrote {escape(str(output.csv_path))} ({what})")
+        write_output(output.csv_path, bite_csv(report), plural(len(report.players), "player"))
     elif output.html_path is not None:
-        write_output(output.html_path, bite_html(report))
-        what = plural(report.games_included, "game")
-        ERR.print(f"wrote {escape(str(output.html_path))} ({what})")
+        write_output(output.html_path, bite_html(report), plural(report.games_included, "game"))
     else:
         OUT.print(bite_table(report))
 
@@ -486,8 +482,7 @@ def _stats_report(
 def _stats_csv(report: StatsReport, csv_path: Path) -> None:
     from reports.render import write_csv
 
-    if write_output(csv_path, write_csv(report)):
-        ERR.print(f"wrote {escape(str(csv_path))} ({plural(len(report.players), 'player')})")
+    write_output(csv_path, write_csv(report), plural(len(report.players), "player"))
 
 
 def _stats_html(report: StatsReport, loaded: _Loaded, html_path: Path, game: str | None) -> None:
@@ -499,8 +494,7 @@ def _stats_html(report: StatsReport, loaded: _Loaded, html_path: Path, game: str
     if chosen is not None:
         game_id, events = _game_events(loaded, chosen)
         summary = summarise_game(game_id, events) if events else None
-    write_output(html_path, html_report(report, summary))
-    ERR.print(f"wrote {escape(str(html_path))} ({plural(report.games_included, 'game')})")
+    write_output(html_path, html_report(report, summary), plural(report.games_included, "game"))
 
 
 def _stats_table(report: StatsReport, filters: Filters) -> None:

@@ -205,10 +205,22 @@ def test_csv_to_stdout(runner: CliRunner, db: Path) -> None:
     assert len(out.splitlines()) == 1 + 8  # Annie is her own player without --alias
 
 
+def test_html_to_stdout_says_no_file_written(runner: CliRunner, db: Path) -> None:
+    # it said "wrote - (8 games)" on stderr, as if a file named - had been written
+    code, out, err = _run(runner, "stats", "--db", str(db), "--html", "-")
+    assert (code, err) == (0, "")
+    assert out.startswith("<!DOCTYPE html>")
+    bmn = str(ROOT / "fixtures" / "biteme" / "worked.bmn")
+    code, out, err = _run(runner, "stats", bmn, "--html", "-")
+    assert (code, err) == (0, "")
+    assert out.startswith("<!DOCTYPE html>")
+
+
 def test_html_file(runner: CliRunner, db: Path, tmp_path: Path) -> None:
     page = tmp_path / "stats.html"
     code, _, err = _run(runner, "stats", "--db", str(db), "--html", str(page))
     assert code == 0, err
+    assert err.startswith(f"wrote {page} (")
     text = page.read_text(encoding="utf-8")
     assert text.count("<svg") == 4  # win rates, card values, positions, ratings
     assert "Position by round: game " in text
