@@ -379,12 +379,10 @@ def _check_paths(
     process says it and feeds the bar in input order, so the output is the same
     whatever ``jobs``."""
     from console.progress import Bar, file_sizes  # rich.progress: not for `getbit -h`
-    from importers import folder_suffixes
+    from importers import record_suffixes
 
     code = EXIT_OK
-    from importers.bmn import SUFFIX
-
-    suffixes = (*folder_suffixes(fmt), SUFFIX) if fmt == "auto" else folder_suffixes(fmt)
+    suffixes = record_suffixes(fmt)
     files = [(p, f) for p in paths for f in find_files([p], suffixes, missing_ok=True)]
     sizes = file_sizes(f for _, f in files)
     said = dict.fromkeys(paths, 0)  # games, or problems already said, per path given
@@ -438,7 +436,8 @@ def _check_paths(
             code = max(code, EXIT_UNREADABLE)
             said = dict.fromkeys(said, 1)  # nothing more to say of the paths
     for given in (p for p, n in said.items() if not n):  # an empty file or folder
-        say_warning(no_games(given, suffixes, given.is_dir()))
+        no_files = given.is_dir() and not any(p == given for p, _ in files)
+        say_warning(no_games(given, suffixes, no_files))
         code = max(code, EXIT_UNREADABLE)
     return code
 

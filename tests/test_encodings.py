@@ -232,6 +232,16 @@ def test_an_empty_folder_is_a_warning_and_exit_2(tmp_path: Path) -> None:
     assert out.splitlines()[-1] == "0 games: 0 valid (0 unfinished), 0 with violations"
 
 
+def test_a_folder_of_empty_records_is_said_without_the_hint_of_no_record_files(
+    tmp_path: Path,
+) -> None:
+    # validate said "(no record files: ...)" of a folder whose record files held no game
+    (tmp_path / "empty.gbn").write_bytes(b"")
+    for command in (["validate"], ["import", "--db", str(tmp_path / "s.db")]):
+        code, _, err = _run(*command, str(tmp_path))
+        assert (code, err.strip()) == (2, f"warning: no games in {tmp_path}"), command
+
+
 def test_an_empty_file_among_others_is_said_and_the_others_read(tmp_path: Path) -> None:
     (tmp_path / "empty.gbn").write_bytes(b"")
     (tmp_path / "club.gbn").write_text(FRIDAY, encoding="utf-8")
