@@ -168,6 +168,14 @@ class Tmux:
         done = subprocess.run([*self.base, "has-session", "-t", "replay"], capture_output=True)
         return done.returncode == 0
 
+    def quits(self) -> bool:
+        """Whether ``q`` ends the command within 10 seconds."""
+        self.keys("q")
+        end = time.monotonic() + 10
+        while self.alive() and time.monotonic() < end:
+            time.sleep(0.1)
+        return not self.alive()
+
     def stop(self) -> None:
         subprocess.run([*self.base, "kill-server"], capture_output=True)
 
@@ -200,11 +208,7 @@ def test_step_mode_in_a_real_terminal(tmux: Tmux) -> None:
     tmux.keys("v", "v")
     screen = tmux.wait_for("as swimmer John")
     assert "hands     Anne (2 cards) │ John 1 2 │ Ted (4 cards) │ Beth (2 cards)" in screen
-    tmux.keys("q")
-    end = time.monotonic() + 10
-    while tmux.alive() and time.monotonic() < end:
-        time.sleep(0.1)
-    assert not tmux.alive(), "q did not quit"
+    assert tmux.quits(), "q did not quit"
 
 
 def test_step_reads_its_keys_from_the_terminal_when_the_record_is_piped_in(tmux: Tmux) -> None:
@@ -215,8 +219,4 @@ def test_step_reads_its_keys_from_the_terminal_when_the_record_is_piped_in(tmux:
     assert "v view · q quit" in screen
     tmux.keys("Down")
     tmux.wait_for("round 3, event ")
-    tmux.keys("q")
-    end = time.monotonic() + 10
-    while tmux.alive() and time.monotonic() < end:
-        time.sleep(0.1)
-    assert not tmux.alive(), "q did not quit"
+    assert tmux.quits(), "q did not quit"
