@@ -44,6 +44,15 @@ from sibling import sibling
 GETBIT = Path(sys.executable).with_name("getbit")
 
 
+def _python() -> str:
+    """Which Python runs it: its version and interpreter, which an import's speed depends
+    on as much as on the code (docs/scale.md, "Which Python")."""
+    import platform
+
+    base = Path(getattr(sys, "_base_executable", sys.executable)).resolve()
+    return f"Python {platform.python_version()} ({base})"
+
+
 def _memory(pid: int) -> tuple[int, int, int]:
     """KiB resident of ``pid``; of it with all its descendants; and their proportional
     share (PSS: a page the forked workers share with the writer counted once, not in
@@ -182,7 +191,7 @@ def main() -> None:
             print(f"simulated {args.games:,} games in {seconds:.0f}s", flush=True)
         size = records.stat().st_size
         print(f"{args.games:,} games, {size / 1e6:.1f} MB of {records.suffix[1:]}; "
-              f"getbit {GETBIT}")
+              f"getbit {GETBIT}; {_python()}")
     env = {**os.environ, "GETBIT_DEBUG": "1"}
     more = folder / f"more-{args.more}.gbn"
     if args.more and not more.exists():  # seeds of their own: none is one of the N
