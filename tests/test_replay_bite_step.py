@@ -4,13 +4,11 @@ game of "Come on! Bite me!", driven directly and in a real terminal (tmux)."""
 from __future__ import annotations
 
 import io
-import os
-from collections.abc import Iterator
 
 import pytest
+from conftest import Tmux, getbit_command
 from regen_golden import load_bite
 from rich.console import Console
-from test_replay_interactive import Tmux, _getbit
 
 from replay.bite_step import BiteSession
 
@@ -84,19 +82,8 @@ def test_the_last_step_shows_the_result() -> None:
     assert "Result: unfinished after turn 8 (25 cards left)" in _screen(session, height=30)
 
 
-@pytest.fixture
-def tmux() -> Iterator[Tmux]:
-    import shutil
-
-    if shutil.which("tmux") is None:
-        pytest.skip("tmux is not installed: the real-terminal test of --step needs it")
-    t = Tmux(f"getbit-bite-step-test-{os.getpid()}")
-    yield t
-    t.stop()
-
-
 def test_step_mode_in_a_real_terminal(tmux: Tmux) -> None:
-    tmux.start([*_getbit(), "replay", WORKED, "--step"])
+    tmux.start([*getbit_command(), "replay", WORKED, "--step"])
     screen = tmux.wait_for("turn 0, event 0/22")
     assert "v view · q quit" in screen
     tmux.keys("Down")

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import shlex
-import shutil
 import subprocess
-import sys
-import time
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
+from conftest import Tmux, getbit_command
 from regen_golden import ROOT, load
 
 from replay.interactive import Session, _split
@@ -84,16 +79,9 @@ def test_escape_sequences_become_key_names() -> None:
     ]
 
 
-def _getbit() -> list[str]:
-    script = Path(sys.executable).parent / "getbit"
-    if script.exists():
-        return [str(script)]
-    return [sys.executable, "-c", "from cli import main; main()"]
-
-
 def test_step_prints_the_whole_game_when_output_is_not_a_terminal() -> None:
     done = subprocess.run(
-        [*_getbit(), "replay", FRIDAY, "--step"],
+        [*getbit_command(), "replay", FRIDAY, "--step"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -107,7 +95,7 @@ def test_step_prints_the_whole_game_when_output_is_not_a_terminal() -> None:
 
 def test_step_without_a_terminal_prints_what_replay_prints_of_its_round() -> None:
     done = subprocess.run(
-        [*_getbit(), "replay", "-", "--format", "gbn", "--step", "--round", "2"],
+        [*getbit_command(), "replay", "-", "--format", "gbn", "--step", "--round", "2"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -120,77 +108,8 @@ def test_step_without_a_terminal_prints_what_replay_prints_of_its_round() -> Non
     assert "Round 3" not in done.stdout
 
 
-class Tmux:
-    """A private tmux server (its own socket) running one command in a 120x45 pane."""
-
-    def __init__(self, socket: str) -> None:
-        self.base = ["tmux", "-L", socket, "-f", "/dev/null"]
-
-    def start(self, command: list[str]) -> None:
-        line = " ".join(shlex.quote(a) for a in command)
-        subprocess.run(
-            [
-                *self.base,
-                "new-session",
-                "-d",
-                "-s",
-                "replay",
-                "-x",
-                "120",
-                "-y",
-                "45",
-                f"cd {shlex.quote(str(ROOT))} && {line}",
-            ],
-            check=True,
-        )
-
-    def keys(self, *keys: str) -> None:
-        for key in keys:
-            subprocess.run([*self.base, "send-keys", "-t", "replay", key], check=True)
-            time.sleep(0.05)
-
-    def screen(self) -> str:
-        done = subprocess.run(
-            [*self.base, "capture-pane", "-p", "-t", "replay"], capture_output=True, text=True
-        )
-        return done.stdout
-
-    def wait_for(self, text: str, timeout: float = 15) -> str:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            screen = self.screen()
-            if text in screen:
-                return screen
-            time.sleep(0.1)
-        raise AssertionError(f"{text!r} never appeared; the screen is:\n{self.screen()}")
-
-    def alive(self) -> bool:
-        done = subprocess.run([*self.base, "has-session", "-t", "replay"], capture_output=True)
-        return done.returncode == 0
-
-    def quits(self) -> bool:
-        """Whether ``q`` ends the command within 10 seconds."""
-        self.keys("q")
-        end = time.monotonic() + 10
-        while self.alive() and time.monotonic() < end:
-            time.sleep(0.1)
-        return not self.alive()
-
-    def stop(self) -> None:
-        subprocess.run([*self.base, "kill-server"], capture_output=True)
-
-
-@pytest.fixture
-def tmux() -> Iterator[Tmux]:
-    if shutil.which("tmux") is None:
-        pytest.skip("tmux is not installed: the real-terminal test of --step needs it")
-    t = Tmux(f"getbit-replay-test-{os.getpid()}")
-    yield t
-    t.stop()
-
-
 def test_step_mode_in_a_real_terminal(tmux: Tmux) -> None:
-    tmux.start([*_getbit(), "replay", FRIDAY, "--step"])
+    tmux.start([*getbit_command(), "replay", FRIDAY, "--step"])
     screen = tmux.wait_for("event 0/")
     assert "A standard game of 4 swimmers" in screen
     assert "v view · q quit" in screen
@@ -213,7 +132,7 @@ def test_step_mode_in_a_real_terminal(tmux: Tmux) -> None:
 
 def test_step_reads_its_keys_from_the_terminal_when_the_record_is_piped_in(tmux: Tmux) -> None:
     # standard input is the record; the keys come from the terminal itself (/dev/tty)
-    command = " ".join(shlex.quote(a) for a in _getbit())
+    command = " ".join(shlex.quote(a) for a in getbit_command())
     tmux.start(["sh", "-c", f"cat {FRIDAY} | {command} replay - --format gbn --step --round 2"])
     screen = tmux.wait_for("round 2, event ")
     assert "v view · q quit" in screen
