@@ -593,7 +593,18 @@ class GameStore:
         if row is None:
             return None
         text = bytes(row[0])
-        return text if row[1] is None or len(text) == row[1] else zlib.decompress(text)
+        if row[1] is None or len(text) == row[1]:
+            return text
+        try:
+            unpacked = zlib.decompress(text)
+        except zlib.error:
+            unpacked = None
+        if unpacked is None or len(unpacked) != row[1]:
+            raise StoreError(
+                f"{self.path}: game {game_id}: its record text is damaged (it does not "
+                "unpack to the length stored with it); run getbit check"
+            )
+        return unpacked
 
     @reading
     def violations(self, game_id: str) -> list[StoredViolation]:

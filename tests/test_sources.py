@@ -134,3 +134,25 @@ def test_a_game_with_no_text_kept_says_so(tmp_path: Path) -> None:
     code, out, err = _run("show", "--db", str(db), game, "--source")
     assert (code, out) == (2, b"")
     assert f"game {game} keeps no record text" in err
+
+
+def test_a_damaged_packed_text_is_named_not_a_crash(tmp_path: Path) -> None:
+    # show --source said "internal error (a bug ...): Error -5 while decompressing data", exit 3
+    record = tmp_path / "long.gbn"
+    code, _, _ = _run("simulate", "--games", "1", "--seed", "3", "-o", str(record))
+    assert code == 0
+    db = tmp_path / "games.db"
+    assert _run("import", "--db", str(db), str(record))[0] == 0
+    conn = sqlite3.connect(db)
+    game_id, text, size = conn.execute("SELECT game_id, text, size FROM sources").fetchone()
+    assert len(text) < size  # kept packed (zlib)
+    conn.execute("DROP TRIGGER sources_no_update")
+    conn.execute("UPDATE sources SET text = ?", (b"\x00" + text[1:],))
+    conn.commit()
+    conn.close()
+    code, out, err = _run("show", "--db", str(db), game_id, "--source")
+    assert (code, out) == (2, b"")
+    assert err.strip() == (
+        f"getbit show: {db}: game {game_id}: its record text is damaged (it does not unpack "
+        "to the length stored with it); run getbit check"
+    )
