@@ -178,7 +178,7 @@ def import_command(
                 bar.advance(report.size)
             elif isinstance(report, GameReport | BiteReport):
                 bar.advance(len(report.record.text or b""))
-            _tell_game(report, result)
+            _tell_game(report, result, store.path)
 
         try:
             summary = import_paths(
@@ -209,10 +209,11 @@ def import_command(
 
 
 def _tell_game(
-    report: GameReport | BiteReport | Checked | InputError | GameFailure, result: Any
+    report: GameReport | BiteReport | Checked | InputError | GameFailure, result: Any, db: Path
 ) -> None:
-    """What import says on stderr of one game once its batch is stored: a file it
-    could not read, a game left out, warnings, violations, a likely revision."""
+    """What import says on stderr of one game once its batch is stored (in the store at
+    ``db``): a file it could not read, a game left out, warnings, violations, a likely
+    revision."""
     if isinstance(report, InputError | GameFailure):
         say_error(str(report))
         return
@@ -227,7 +228,7 @@ def _tell_game(
         what = "refused" if result is None else f"stored as invalid ({result.game_id})"
         err.print(f"{escape(head)}: {n} violation{'s' * (n != 1)}, {what}")
     if result is not None and result.revision_of:
-        hint = revision_hint(report, result)
+        hint = revision_hint(report, result, db)
         err.print(
             f"{escape(head)}: looks like a revision of {', '.join(result.revision_of)}; "
             f"to replace it: {escape(flat(hint['command']))}"
@@ -562,7 +563,8 @@ def replace_command(
     """``getbit import FILE --replaces ID``: exits 0 (1 when the corrected record
     still breaks the rules), 2 with nothing written when it is refused."""
     try:
-        with GameStore(db if db is not None else default_path()) as store:
+        # the store must hold the game it replaces: none is made for it
+        with GameStore(db if db is not None else default_path(), create=False) as store:
             done = import_revision(
                 store, paths, target, reason, fmt, valid_only, encoding=encoding, say=say_warning
             )

@@ -11,6 +11,7 @@ appends that it supersedes the old game (``revisions``).
 from __future__ import annotations
 
 import gc
+import shlex
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
@@ -29,7 +30,7 @@ from importers import find_files, record_suffixes
 from store.bite import check
 from store.jobs import Checked, GameFailure, Note, Work, checked_games, files_items
 from store.store import BatchLost, GameStore
-from store.stored import AddResult, HistoryEntry
+from store.stored import AddResult, HistoryEntry, default_path
 
 __all__ = [
     "BATCH_GAMES",
@@ -78,8 +79,10 @@ class ImportSummary:
         self,
         report: GameReport | BiteReport | Checked | InputError | GameFailure,
         result: AddResult | None,
+        db: Path | None = None,
     ) -> None:
-        """Count one game (or one file that could not be read) of the import."""
+        """Count one game (or one file that could not be read) of the import into the
+        store at ``db`` (named in a revision's hint)."""
         if isinstance(report, GameFailure):
             if report.bug:
                 self.errors += 1
@@ -100,20 +103,26 @@ class ImportSummary:
             else:
                 self.stored += 1
             if result.revision_of:
-                self.revisions.append(revision_hint(report, result))
+                self.revisions.append(revision_hint(report, result, db))
 
 
-def revision_hint(report: GameReport | BiteReport | Checked, result: AddResult) -> dict[str, Any]:
+def revision_hint(
+    report: GameReport | BiteReport | Checked, result: AddResult, db: Path | None = None
+) -> dict[str, Any]:
     """Where a new game is that looks like a revision of stored ones, and how to
-    say it replaces one (the hint is never acted on)."""
+    say it replaces one (the hint is never acted on): a command to run as it is, its
+    file quoted for the shell, with ``--db`` when the store at ``db`` is not the one
+    getbit opens by default."""
     target = result.revision_of[-1]  # the latest stored
+    store = "" if db is None or db == default_path() else f" --db {shlex.quote(str(db))}"
+    file = shlex.quote(report.source)
     return {
         "source": report.source,
         "line": report.record.pos.line,
         "game": report.game,
         "id": result.game_id,
         "revision_of": list(result.revision_of),
-        "command": f"getbit import {report.source} --replaces {target}",
+        "command": f"getbit import {file}{store} --replaces {target}",
     }
 
 
@@ -235,7 +244,7 @@ def _in_batches(
                 if say is not None:
                     say(report.text)
                 continue
-            summary.count(report, result)
+            summary.count(report, result, store.path)
             if on_report is not None:
                 on_report(report, result)
         if not pending:
@@ -290,12 +299,14 @@ def import_revision(
     are ``importers.iter_file``'s.
     """
     from importers import iter_records
+    from importers.reading import present, spool
 
     records: list[RecordedGame | BiteRecord] = []
     for path in paths:
         if path.is_dir():
             raise InputError(f"{path}: --replaces takes one file, the corrected record")
-        if not path.exists():
+        spool(path)  # a record piped in (-, /dev/stdin, <(...)) is read from its copy
+        if not present(path):
             raise InputError(f"{path}: no such file")
         records.extend(iter_records(path, fmt, encoding=encoding, say=say))
         if len(records) > 1:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sqlite3
 import subprocess
 import sys
@@ -363,14 +364,57 @@ def test_import_says_what_a_record_looks_like_a_revision_of(
     code, out, err = _run(runner, "import", str(fixed), "--db", str(db), "--json")
     assert code == 0
     said = " ".join(err.split())
-    assert (
-        f"looks like a revision of {old}; to replace it: getbit import {fixed} --replaces {old}"
-        in said
-    )
+    command = f"getbit import {fixed} --db {db} --replaces {old}"
+    assert f"looks like a revision of {old}; to replace it: {command}" in said
     (hint,) = json.loads(out)["revisions"]
     assert hint["revision_of"] == [old]
-    assert hint["command"] == f"getbit import {fixed} --replaces {old}"
+    assert hint["command"] == command
     assert _stats(runner, db)["games_included"] == 2  # said, never acted on
+
+
+def test_the_hint_is_a_command_to_run_as_it_is(
+    runner: CliRunner, tmp_path: Path, db: Path, club: tuple[str, Path],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # it left out --db (run as said, it made an empty getbit.db here and failed) and did
+    # not quote a file name with a space or a quote in it
+    old, fixed = club
+    odd = fixed.rename(tmp_path / "Bob's fixed game.gbn")
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = _run(runner, "import", str(odd), "--db", str(db), "--json")
+    assert code == 0
+    (hint,) = json.loads(out)["revisions"]
+    argv = shlex.split(hint["command"])
+    assert argv[:2] == ["getbit", "import"]
+    code, out, err = _run(runner, *argv[1:])  # stored already: it only appends the fact
+    assert code == 0, err
+    assert f"supersedes {old}" in out
+    assert not (tmp_path / "getbit.db").exists()
+    monkeypatch.setenv("GETBIT_DB", str(db))  # the store getbit opens anyway: no --db
+    other = _file(tmp_path, "again.gbn", _record(annotator="Bo"))
+    code, out, _ = _run(runner, "import", str(other), "--json")
+    (hint,) = json.loads(out)["revisions"]
+    assert "--db" not in hint["command"]
+
+
+def test_replaces_reads_a_record_piped_in(
+    runner: CliRunner, db: Path, club: tuple[str, Path]
+) -> None:
+    # it said "-: no such file" (and "holds no game" for /dev/stdin and <(...))
+    old, fixed = club
+    result = runner.invoke(app, ["import", "--format", "gbn", "-", "--db", str(db),
+                                 "--replaces", old], input=fixed.read_text(encoding="utf-8"))
+    assert result.exit_code == 0, result.stderr
+    assert f"supersedes {old}" in result.stdout
+
+
+def test_replaces_makes_no_store(runner: CliRunner, tmp_path: Path, club: tuple[str, Path]) -> None:
+    old, fixed = club
+    missing = tmp_path / "nowhere.db"
+    code, _, err = _run(runner, "import", str(fixed), "--db", str(missing), "--replaces", old)
+    assert code == 2
+    assert f"no store at {missing}" in err
+    assert not missing.exists()
 
 
 @pytest.mark.parametrize(
