@@ -32,6 +32,7 @@ from console import (
     EXIT_UNREADABLE,
     OUT,
     flat,
+    plural,
     refuse_overwrite,
     say_error,
     say_warning,
@@ -89,7 +90,7 @@ from store.listing import (
     list_games,
     tab_line,
 )
-from store.stored import BITE_ME, GET_BIT
+from store.stored import BITE_ME, GAME_NAMES, GAMES, GET_BIT
 
 __all__ = ["history_lines", "register"]
 
@@ -462,6 +463,7 @@ def export_command(
                 # unless no other (Parquet's tables are Get Bit!'s: none of another game)
                 game = GET_BIT if fmt == "parquet" else default_game(store)
                 chosen = attrs.evolve(chosen, game=game)
+                _say_other_game_left_out(store, game, fmt == "parquet")
             if fmt == "parquet":
                 from store.parquet_cli import export_parquet  # pyarrow: only for this
 
@@ -471,7 +473,12 @@ def export_command(
                 assert output is not None
                 export_parquet(store, refs, output, EXIT_UNREADABLE if damaged else EXIT_OK)
             picked = chosen_games(store, chosen, every, damaged.append) if refs is None else refs
-            exported, problems = exported_games(store, picked, named=refs is not None)
+            exported, problems, broken = exported_games(store, picked, named=refs is not None)
+            if broken:
+                _note(
+                    f"{plural(broken, 'game')} left out: a set-up that breaks the rules leaves "
+                    "no events to write ('getbit show ID --source' gives its record as imported)"
+                )
             _say_damaged(damaged)
             for problem in problems:
                 say_error(str(problem))
@@ -482,6 +489,23 @@ def export_command(
     except GetbitError as exc:
         raise _fail(exc) from None
     raise typer.Exit(EXIT_UNREADABLE if problems or unread or damaged else EXIT_OK)
+
+
+def _note(text: str) -> None:
+    """A note on stderr: what a command left aside, and how to have it."""
+    err.print(f"note: {escape(text)}")
+
+
+def _say_other_game_left_out(store: GameStore, game: str, parquet: bool) -> None:
+    """Say that an export without ``--rules`` leaves out the store's games of the other
+    game (``games`` lists both; an export writes one game's records at a time, and
+    Parquet's tables are Get Bit!'s)."""
+    other = next(g for g in GAMES if g != game)
+    count = store.count(game=other)
+    if count:
+        why = ("the Parquet tables hold Get Bit!'s games only" if parquet else
+               f"an export writes one game's records (--rules {other} exports them)")
+        _note(f"{plural(count, 'game')} of {GAME_NAMES[other]} left out: {why}")
 
 
 def _write(texts: Iterable[str], output: Path | None) -> None:

@@ -202,19 +202,22 @@ def default_game(store: GameStore) -> str:
 
 def exported_games(
     store: GameStore, games: Iterable[str | StoredGame], named: bool
-) -> tuple[list[tuple[str, str]], list[GetbitError]]:
+) -> tuple[list[tuple[str, str]], list[GetbitError], int]:
     """The id and game (``GET_BIT``, ``BITE_ME``) of each of ``games`` (ids or their
-    starts, or stored games) that has events to export, and why each other could not
-    be exported (the others are). A game whose set-up broke the rules has no events: an
-    error when ``named`` by id, left out when chosen as ``games`` lists. Their events
-    are read a game at a time as they are written (``bite_cli.export_texts``)."""
+    starts, or stored games) that has events to export, why each other could not be
+    exported (the others are), and how many were left out. A game whose set-up broke
+    the rules has no events: an error when ``named`` by id, left out (and counted)
+    when chosen as ``games`` lists. Their events are read a game at a time as they are
+    written (``bite_cli.export_texts``)."""
     found: list[tuple[str, str]] = []
     problems: list[GetbitError] = []
+    left_out = 0
     for ref in games:
         try:
             stored = store.game(ref) if isinstance(ref, str) else ref
             if not stored.events:
                 if not named:
+                    left_out += 1
                     continue
                 raise InputError(
                     f"game {stored.id} has no events (its set-up breaks the rules): "
@@ -224,4 +227,4 @@ def exported_games(
             problems.append(exc)
             continue
         found.append((stored.id, stored.game))
-    return found, problems
+    return found, problems, left_out

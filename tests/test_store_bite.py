@@ -329,10 +329,29 @@ def test_export_keeps_the_games_apart(store_db: Path) -> None:
     code, out, _ = _run("export", "--db", str(store_db), ids[-1])
     assert code == 0
     assert out.startswith('[Game "Come on! Bite me!"]')
-    code, out, _ = _run("export", "--db", str(store_db))  # Get Bit!'s, as before
+    code, out, err = _run("export", "--db", str(store_db))  # Get Bit!'s, as before
     assert code == 0
     assert "Bite me" not in out
     assert out.count("[Line ") == 4
+    with GameStore(store_db) as store:  # and it says what it left out: games lists them
+        others = store.count(game="bite-me")
+    assert err == (
+        f"note: {others} games of Come on! Bite me! left out: an export writes one game's "
+        "records (--rules bite-me exports them)\n"
+    )
+
+
+def test_export_says_it_leaves_out_a_game_with_no_events(tmp_path: Path) -> None:
+    # games --status invalid listed it; export --status invalid wrote nothing, said nothing
+    db, record = tmp_path / "g.db", tmp_path / "bad.gbn"
+    record.write_text('[Line "Ann, Bob, Cid"]\n\n1. Ann 1, Bob 2, Cid 3\n', encoding="utf-8")
+    assert _run("import", "--db", str(db), str(record))[0] == 1  # three swimmers, no variant
+    code, out, err = _run("export", "--db", str(db), "--status", "invalid")
+    assert (code, out) == (0, "")
+    assert err == (
+        "note: 1 game left out: a set-up that breaks the rules leaves no events to write "
+        "('getbit show ID --source' gives its record as imported)\n"
+    )
 
 
 def test_replay_of_a_stored_bite_me_game(store_db: Path, tmp_path: Path) -> None:
