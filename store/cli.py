@@ -226,7 +226,8 @@ def _tell_game(
         err.print(f"{escape(head)}: [red]unreadable[/red], not stored")
     elif not report.valid:
         n = len(report.violations)
-        what = "refused" if result is None else f"stored as invalid ({result.game_id})"
+        what = ("refused" if result is None else
+                f"{'stored' if result.stored else 'already stored'} as invalid ({result.game_id})")
         err.print(f"{escape(head)}: {n} violation{'s' * (n != 1)}, {what}")
     if result is not None and result.revision_of:
         hint = revision_hint(report, result, db)

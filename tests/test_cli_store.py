@@ -97,6 +97,9 @@ def test_invalid_games_are_stored_as_invalid_and_exit_1(
     assert "0 stored, 0 already stored, 1 stored as invalid, 0 unreadable" in out
     assert "1 violation, stored as invalid" in err
     assert f"{path}:4:33: round 2: Dee is recorded bitten, but Ann is at the back" in err
+    code, out, err = _run(runner, "import", str(path), "--db", str(db))  # it said "stored"
+    assert "0 stored, 1 already stored, 0 stored as invalid, 0 unreadable" in out
+    assert "1 violation, already stored as invalid (" in err
 
 
 def test_valid_only_refuses_invalid_games(runner: CliRunner, db: Path, tmp_path: Path) -> None:
