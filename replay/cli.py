@@ -116,7 +116,7 @@ def find_game(
     kind = source_kind(source)
     path = Path(source)
     if kind != "file":
-        refuse_file_options(fmt, encoding)
+        refuse_file_options(fmt, encoding, number)
     if kind == "store":
         if game_id is None:
             raise InputError(f"{path}: a game store; say which game with --id")

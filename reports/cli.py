@@ -578,7 +578,7 @@ def _report_game(
     kind = source_kind(source)
     if kind == "file":
         return _file_game(Path(source), number, game_id, encoding, fmt)
-    refuse_file_options(fmt, encoding)
+    refuse_file_options(fmt, encoding, number)
     if kind == "store":
         if game_id is None:
             raise InputError(f"{source}: a game store; say which game with --id")

@@ -93,15 +93,17 @@ def source_kind(source: str) -> str:
     return "id"
 
 
-def refuse_file_options(fmt: str, encoding: str | None) -> None:
-    """An ``InputError`` when ``--format`` or ``--encoding`` is given for a stored game
-    (a SOURCE that is not a record file): they say how to read a file, and a store
-    keeps text, not bytes; said the same way by every command."""
-    given = [f"--{name}" for name, value in (("format", fmt != "auto"), ("encoding", encoding))
-             if value]
+def refuse_file_options(fmt: str, encoding: str | None, number: int | None = None) -> None:
+    """An ``InputError`` when ``--format``, ``--encoding`` or ``--game N`` is given for a
+    stored game (a SOURCE that is not a record file): they say how to read a file and
+    which of its games, and a store keeps text, not bytes, each game under its id; said
+    the same way by every command."""
+    given = [f"--{name}" for name, value in (
+        ("format", fmt != "auto"), ("encoding", encoding), ("game", number is not None))
+        if value]
     if given:
-        raise InputError(f"{' and '.join(given)} go{'es' * (len(given) == 1)} with a record "
-                         "file (a stored game is read from the store, as text)")
+        raise InputError(f"{', '.join(given)} go{'es' * (len(given) == 1)} with a record "
+                         "file (a stored game is read from the store, as text, by its id)")
 
 
 def lookup_store(db: Path, ref: str) -> Path:

@@ -312,9 +312,10 @@ def test_options_that_read_a_file_are_refused_for_a_stored_game(
         ([game_id, "--db", str(db), "--format", "gbn"], "--format goes"),
         ([str(db), "--id", game_id, "--encoding", "latin-1"], "--encoding goes"),
         ([game_id, "--db", str(db), "--format", "jsonl", "--encoding", "utf-8"],
-         "--format and --encoding go"),
+         "--format, --encoding go"),
+        ([game_id, "--db", str(db), "--game", "5"], "--game goes"),  # it was left aside
     ):
         result = runner.invoke(app, [command, *args])
-        text = "with a record file (a stored game is read from the store, as text)"
+        text = "with a record file (a stored game is read from the store, as text, by its id)"
         assert (result.exit_code, result.stderr) == (2, f"getbit {command}: {said} {text}\n")
     assert runner.invoke(app, [command, game_id, "--db", str(db)]).exit_code == 0
