@@ -635,6 +635,10 @@ def simulate(
     if rules == "bite-me":
         _simulate_bite(games, players, seed, strengths, output, fmt)
         return
+    if variant not in ("standard", "shark") and _given(ctx, "--swimmers"):  # it was ignored
+        say_error(f"--swimmers: the {variant} variant sets its own swimmers (R2); "
+                  "--swimmers is for standard and shark")
+        raise typer.Exit(EXIT_UNREADABLE)
     played = simulate_games(games, variant, swimmers, seed, bot, memory)
     try:
         target = sys.stdout if output is None else output.open("w", encoding="utf-8")

@@ -290,3 +290,13 @@ def test_simulate_refuses_the_options_of_the_other_game() -> None:
     )
     assert _run("simulate", "--rules", "bite-me", "--players", "5")[0] == 0
     assert _run("simulate", "--variant", "shark", "--swimmers", "5", "--memory")[0] == 0
+
+
+def test_simulate_refuses_swimmers_for_a_variant_that_sets_its_own() -> None:
+    # --variant two-player --swimmers 99 wrote a game of four swimmers, exit 0
+    for variant in ("two-player", "three-player"):
+        code, err = _run("simulate", "--variant", variant, "--swimmers", "99")
+        assert (code, err) == (2, (
+            f"getbit simulate: --swimmers: the {variant} variant sets its own swimmers (R2); "
+            "--swimmers is for standard and shark\n"))
+        assert _run("simulate", "--variant", variant)[0] == 0
