@@ -9,7 +9,7 @@ from typing import Any
 
 from getbit_events.events import Event
 from store import readmodel
-from store.rows import why
+from store.rows import CHANGED_ROW, row_chain, why
 from store.schema import row_ids
 from store.stored import Damage, RebuildResult
 from store.totals import add_tally
@@ -26,20 +26,30 @@ def rebuild_read_model(
 ) -> RebuildResult:
     """Fill the (new, empty) read model from every game's ``streams``, inside a write.
 
-    A damaged game, or one whose events do not fold, is left out and said in
-    ``RebuildResult.skipped``; ``dropped`` games (superseded, retracted) get rows
+    A damaged game (events that cannot be read, or a games row changed since it was
+    stored: it no longer matches its chain value), or one whose events do not fold,
+    is left out and said in ``RebuildResult.skipped``; the events are not hashed
+    again (``getbit check`` does); ``dropped`` games (superseded, retracted) get rows
     but are not counted in the totals. ``on_game()`` is called after each game
     with events (for progress).
     """
     games = events = rows = 0
     skipped: list[Damage] = []
-    info = {
-        gid: (status, tags, seq)
-        for gid, status, tags, seq in conn.execute("SELECT id, status, tags, rowid FROM games")
-    }
+    info: dict[str, tuple[str, str, int]] = {}
+    changed: set[str] = set()  # games rows changed since they were stored: not the games'
+    cursor = conn.execute("SELECT rowid AS seq, * FROM games")
+    names = [d[0] for d in cursor.description]
+    for values in cursor:
+        row = dict(zip(names, values, strict=True))
+        if row["chain"] is not None and row["chain"] != row_chain(row):
+            changed.add(row["id"])
+        info[row["id"]] = (row["status"], row["tags"], row["seq"])
     batch: list[tuple[Any, ...]] = []
     tally = readmodel.Tally()
     for game_id, stream in streams(skipped.append):
+        if game_id in changed:
+            skipped.append(Damage(game_id, CHANGED_ROW))
+            continue
         status, tags, seq = info[game_id]
         try:
             game = readmodel.row_tuples(game_id, stream, status, json.loads(tags))

@@ -30,6 +30,7 @@ from store.stored import (
 )
 
 __all__ = [
+    "CHANGED_ROW",
     "damage_of",
     "loads",
     "read_events",
@@ -106,6 +107,10 @@ def why(exc: BaseException) -> str:
     return " ".join(str(exc).split())[:200] or type(exc).__name__
 
 
+#: what a games row that no longer matches its chain value is (``stored_game``, a rebuild)
+CHANGED_ROW = "its games row was changed since it was stored (it does not match its chain value)"
+
+
 def row_chain(row: dict[str, Any]) -> str:
     """The chain value a games row (its columns by name) holds when it is as stored:
     over its ``prev``, its ``GAME_COLUMNS``, its game and its record (``chain_row``)."""
@@ -132,10 +137,7 @@ def stored_game(row: dict[str, Any]) -> StoredGame:
         ) from None
     chain = row.get("chain")
     if chain is not None and chain != row_chain(row):
-        raise StoreError(
-            f"game {row.get('id')} is damaged: its games row was changed since it was "
-            "stored (it does not match its chain value); run getbit check"
-        )
+        raise StoreError(f"game {row.get('id')} is damaged: {CHANGED_ROW}; run getbit check")
     return StoredGame(**{**fields, "tags": tuple(tags.items()), "swimmers": tuple(swimmers)})
 
 

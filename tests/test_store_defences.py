@@ -613,6 +613,15 @@ def test_a_games_row_changed_is_shown_by_no_command_as_the_games(
         assert code == 2, command
         assert said in err, command
         assert "Zed" not in out, command
+    # a rebuild leaves it out of the read models too (it counted the forged winner)
+    code, _, err = _run("rebuild", "--db", str(path))
+    assert code == 2
+    assert said in err
+    assert "skipped 1 damaged game" in err
+    with GameStore(path) as store:
+        counted = {row["game_id"] for row in store.db.query("SELECT game_id FROM game_swimmers")}
+    assert ids[2] not in counted
+    assert counted == set(ids) - {ids[2]}
 
 
 def test_a_games_row_that_cannot_be_read_is_named_and_skipped(
