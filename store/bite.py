@@ -67,8 +67,8 @@ def prepare_bite(report: BiteReport) -> NewGame:
     seats = json.dumps(list(setup.seats) if setup else [], ensure_ascii=False)
     kept = kept_violations(report)
     rows = [(e.TYPE, e.VERSION, e.turn, p) for e, p in zip(events, payloads, strict=True)]
-    hashed = rows_digest(rows, tags.items(), ((v.code, v.round, v.message) for v in kept))
     text = report.record.text
+    hashed = rows_digest(rows, tags.items(), ((v.code, v.round, v.message) for v in kept), text)
     turns = events[-1].turn if events else 0
     return NewGame(
         digest=hashed,

@@ -267,12 +267,21 @@ def digest(
         f"{e.TYPE}\t{e.VERSION}\t{e.round}\t{p}\n"
         for e, p in zip(events, payloads, strict=True)
     ]
-    if not events:  # no set-up: the tags are all there is
+    if not events:  # no set-up: the tags, and the record as written, are all there is
         lines.extend(f"tag\t{tag.name}\t{tag.value}\n" for tag in report.record.tags)
+        lines.extend(record_lines(report.record.text))
     lines.extend(
         f"violation\t{v.code}\t{v.round}\t{v.message}\n" for v in kept_violations(report)
     )
     return hashlib.sha256("".join(lines).encode()).hexdigest()
+
+
+def record_lines(text: bytes | None) -> list[str]:
+    """What a game with no events hashes of its record text besides its tags: two records
+    whose set-up breaks the rules, with the same tags and the same violations but other
+    rounds, are two games (they were one, and the second record was lost). Nothing
+    for a game with no text kept."""
+    return [] if text is None else [f"record\t{hashlib.sha256(text).hexdigest()}\n"]
 
 
 def kept_violations(report: GameReport | BiteReport) -> list[Violation]:
@@ -286,14 +295,17 @@ def rows_digest(
     events: Iterable[tuple[str, int, int, str]],
     tags: Iterable[tuple[str, str]],
     violations: Iterable[tuple[str, int | None, str]],
+    record: bytes | None = None,
 ) -> str:
     """:func:`digest` of a game as stored: its event rows (type, version, round,
-    payload), its tags (counted only without events) and violations (code, round,
-    message). ``getbit check`` compares it with the hash the game was stored under.
+    payload), its tags and record text (counted only without events:
+    :func:`record_lines`) and violations (code, round, message). ``getbit check``
+    compares it with the hash the game was stored under.
     """
     lines = [f"{t}\t{v}\t{r}\t{p}\n" for t, v, r, p in events]
     if not lines:
         lines.extend(f"tag\t{name}\t{value}\n" for name, value in tags)
+        lines.extend(record_lines(record))
     lines.extend(f"violation\t{code}\t{rnd}\t{message}\n" for code, rnd, message in violations)
     return hashlib.sha256("".join(lines).encode()).hexdigest()
 

@@ -549,3 +549,53 @@ def test_show_says_too_many_violations_last_as_validate_does(
     shown = [line.split(": ", 1)[1] for line in out.splitlines() if line.startswith("  line ")]
     checked = [line.split(": ", 1)[1] for line in said.splitlines() if line.startswith("  ")]
     assert shown == checked  # the same violations, in the same order
+
+
+# two records of one evening whose set-up breaks the rules (three swimmers, no variant):
+# the same tags, the same violation, other rounds
+_BROKEN_EVENING = (
+    '[Event "Club"]\n[Date "2026-11-20"]\n[Line "Ann, Bob, Cid"]\n\n1. Ann 1, Bob 2, Cid 3\n\n'
+    '[Event "Club"]\n[Date "2026-11-20"]\n[Line "Ann, Bob, Cid"]\n\n'
+    "1. Ann 5, Bob 4, Cid 3\n2. Ann 4, Bob 3, Cid 2\n"
+)
+
+
+def test_two_records_with_a_broken_set_up_are_two_games(
+    runner: CliRunner, db: Path, tmp_path: Path
+) -> None:
+    # the second was taken for the first ("1 already stored") and its record was lost
+    path = tmp_path / "evening.gbn"
+    path.write_text(_BROKEN_EVENING, encoding="utf-8")
+    code, out, _ = _run(runner, "import", str(path), "--db", str(db))
+    assert code == 1
+    assert "0 stored, 0 already stored, 2 stored as invalid, 0 unreadable" in out
+    with GameStore(db) as store:
+        ids = [g.id for g in store.games()]
+        assert len(ids) == 2
+        sources = [store.source(i) for i in ids]
+    assert sources[0] is not None
+    assert b"Ann 1, Bob 2, Cid 3" in sources[0]
+    assert sources[1] is not None
+    assert b"Ann 4, Bob 3, Cid 2" in sources[1]
+    code, out, _ = _run(runner, "import", str(path), "--db", str(db))  # each found again
+    assert "0 stored, 2 already stored, 0 stored as invalid, 0 unreadable" in out
+    assert check_store(db).ok
+
+
+@pytest.mark.patched  # store.stored is compiled: its record_lines is patched in plain only
+def test_a_broken_set_up_stored_before_its_text_was_hashed_still_checks(
+    runner: CliRunner, db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from store import stored
+
+    path = tmp_path / "evening.gbn"
+    path.write_text(_BROKEN_EVENING.split("\n\n[Event")[0] + "\n", encoding="utf-8")
+    with monkeypatch.context() as before:  # as a getbit of before 7 December 2026 stored it
+        before.setattr(stored, "record_lines", lambda text: [])
+        assert _run(runner, "import", str(path), "--db", str(db))[0] == 1
+    result = check_store(db)
+    assert result.ok, [str(d) for d in result.damage]
+    code, out, _ = _run(runner, "import", str(path), "--db", str(db))  # hashed as now
+    assert code == 1
+    assert "1 stored as invalid" in out  # stored once more, under the id it has now
+    assert check_store(db).ok
