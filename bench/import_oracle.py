@@ -23,6 +23,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+# this folder holds bench/store.py: the package ``store`` is the build's, not it
+_BENCH = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _BENCH]
+
 _NOW = "2026-01-01T00:00:00+00:00"
 _APPLIED = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+\+00:00")
 
