@@ -9,7 +9,6 @@ import functools
 import itertools
 import json
 import sqlite3
-import zlib
 from collections.abc import Iterator, Mapping, Sequence
 from operator import itemgetter
 from pathlib import Path
@@ -38,6 +37,7 @@ from store.schema import (
     SOURCES_GUARDS,
     live,
     read_model_signature,
+    unpack,
 )
 from store.store import GameStore
 from store.stored import (
@@ -255,11 +255,7 @@ class _Checker:
         ).fetchone() if self.sources else None
         if found is None or not isinstance(found[0], bytes):
             return None
-        text, size = found
-        try:
-            return text if size is None or len(text) == size else zlib.decompress(text)
-        except zlib.error:
-            return None  # its record digest says the text is damaged
+        return unpack(*found)  # None when damaged: its record digest says so
 
     def _game(self, game_id: str, row: dict[str, Any]) -> list[str]:
         conn = self.conn

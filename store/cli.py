@@ -563,7 +563,7 @@ def check_command(
         for damage in result.damage:
             out.print(escape(str(damage)))
         for note in result.notes:
-            err.print(f"note: {escape(note)}")
+            _note(note)
         games = f"{result.games} game{'s' * (result.games != 1)}, {result.events} events"
         if result.ok:
             out.print(f"ok: {games}" + (", chain intact" if result.chained else ""))

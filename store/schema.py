@@ -39,6 +39,7 @@ __all__ = [
     "rewrite_guard",
     "row_ids",
     "tag_value",
+    "unpack",
     "upsert",
 ]
 
@@ -424,6 +425,19 @@ def compress(text: bytes) -> tuple[bytes, int]:
     and its length."""
     packed = zlib.compress(text, 6)
     return (packed if len(packed) < len(text) else text), len(text)
+
+
+def unpack(text: bytes, size: int | None) -> bytes | None:
+    """A record text as imported, from ``sources``' ``text`` and ``size`` (None: a store
+    from before, its texts kept as imported); None when it does not unpack to ``size``
+    (damaged)."""
+    if size is None or len(text) == size:
+        return text
+    try:
+        unpacked = zlib.decompress(text)
+    except zlib.error:
+        return None
+    return unpacked if len(unpacked) == size else None
 
 
 @MIGRATIONS()

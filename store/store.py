@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import sqlite3
-import zlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -43,6 +42,7 @@ from store.schema import (
     read_model_signature,
     rewrite_guard,
     row_ids,
+    unpack,
 )
 from store.stored import (
     BITE_ME,
@@ -592,14 +592,8 @@ class GameStore:
             ).fetchone()
         if row is None:
             return None
-        text = bytes(row[0])
-        if row[1] is None or len(text) == row[1]:
-            return text
-        try:
-            unpacked = zlib.decompress(text)
-        except zlib.error:
-            unpacked = None
-        if unpacked is None or len(unpacked) != row[1]:
+        unpacked = unpack(bytes(row[0]), row[1])
+        if unpacked is None:
             raise StoreError(
                 f"{self.path}: game {game_id}: its record text is damaged (it does not "
                 "unpack to the length stored with it); run getbit check"
