@@ -293,6 +293,7 @@ class _Reader:
             if body[0] == "#" and fault is None:
                 continue
             indent = len(line) - len(body)
+            lazy = self.lazy
             body, tag, plain, written = self._kind(body, fault)
             if self.round_lines:  # which game does this line belong to?
                 if tag:
@@ -313,6 +314,8 @@ class _Reader:
             elif tag and blank and self.tags and self._has_tag(body):
                 yield from self._next_games(number, indent)  # a game without rounds before it
             blank = False
+            if lazy and not self.lazy and written >= 0:  # a round line that begins a game read
+                body, tag, plain, written = self._kind(body, fault)  # after one left unread
             if self.start is None:
                 self.start = SourcePos(self.source, number, indent + 1)
             if tag:
@@ -344,7 +347,10 @@ class _Reader:
         if "#" in body:
             body = body.split("#", 1)[0]
         body = body.rstrip()
-        plain = _PLAIN_ROUND.fullmatch(body) if fault is None and self.fast else None
+        # a game left unread (``lazy``) needs only its round numbers, not its plays
+        plain = (
+            _PLAIN_ROUND.fullmatch(body) if fault is None and self.fast and not self.lazy else None
+        )
         if plain is not None:
             return body, False, plain, int(plain.group(1))
         m = _ROUND.match(body)

@@ -206,6 +206,18 @@ def test_a_gbn_reader_skipping_games_finds_the_same_games_and_reads_the_rest_the
     whole = list(iter_gbn_stream(io.BytesIO(data), "club.gbn"))
     some = list(iter_gbn_stream(io.BytesIO(data), "club.gbn", skip=skipped.__contains__))
     _finds_the_same(whole, some, skipped, always_skips=True)
+    _read_the_same_way(whole, some)
+
+
+def _read_the_same_way(
+    whole: list[RecordedGame | Skipped], some: list[RecordedGame | Skipped]
+) -> None:
+    """Each round of a game read beside games left unread took the path it takes when
+    every game is read: a line of ``write_gbn``'s shape kept whole (its ``text``), any
+    other read with care, the first round line after a game left unread too."""
+    for game, read in zip(whole, some, strict=True):
+        if isinstance(read, RecordedGame) and isinstance(game, RecordedGame):
+            assert [r.text is None for r in read.rounds] == [r.text is None for r in game.rounds]
 
 
 def test_a_skipped_gbn_game_still_says_where_it_ends_by_its_round_numbers() -> None:
@@ -221,3 +233,19 @@ def test_a_skipped_gbn_game_still_says_where_it_ends_by_its_round_numbers() -> N
     assert isinstance(some[0], Skipped)
     assert some[1:] == whole[1:]
     assert whole[2].rounds
+    _read_the_same_way(whole, some)
+    assert all(r.text is not None for r in some[2].rounds)  # write_gbn's shape, after all
+
+
+def test_a_game_after_one_left_unread_is_read_as_it_is_alone() -> None:
+    # games without tags, each begun by its round 1 after a blank line: the line that
+    # begins a game read is seen while the game before, left unread, is still open
+    games = [simulate_game("standard", 4, k, "random") for k in range(4)]
+    texts = [write_gbn([g]) for g in games]
+    data = "\n".join(t[t.index("\n1. ") + 1:] for t in texts).encode()
+    whole = list(iter_gbn_stream(io.BytesIO(data), "club.gbn"))
+    some = list(iter_gbn_stream(io.BytesIO(data), "club.gbn", skip=lambda k: k % 2 == 1))
+    assert len(whole) == len(some) == 4
+    _finds_the_same(whole, some, {1, 3}, always_skips=True)
+    _read_the_same_way(whole, some)
+    assert all(r.text is not None for g in some[1::2] for r in g.rounds)
