@@ -6,7 +6,8 @@ imports this package.
 
 Exit codes: 0 all good, 1 a game breaks the rules, 2 an input cannot be read
 or the command is misused, 3 an internal error (a bug in getbit, never the
-input's fault: one line on stderr says so; ``GETBIT_DEBUG=1`` shows the traceback).
+input's fault: one line on stderr says so; ``GETBIT_DEBUG=1`` shows the traceback),
+130 interrupted, 141 the output was closed first (docs/errors.md).
 """
 
 from __future__ import annotations
@@ -24,12 +25,13 @@ import traceback
 from collections.abc import Callable, Iterator
 from contextlib import redirect_stdout
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NoReturn
 
 import attrs
 import typer
 from rich.markup import escape
 from typer._click.exceptions import NoArgsIsHelpError, UsageError  # typer >= 0.29: its click
+from typer._click.utils import PacifyFlushWrapper
 from typer.core import TyperArgument, TyperCommand, TyperGroup
 from typer.main import get_command_from_info
 
@@ -38,6 +40,7 @@ from biteme.validate import BiteReport, validate_bite
 from console import (
     ERR,
     EXIT_BUG,
+    EXIT_CLOSED,
     EXIT_INTERRUPTED,
     EXIT_INVALID,
     EXIT_OK,
@@ -150,6 +153,18 @@ class _Getbit(TyperGroup):
             own = exc.ctx if exc.ctx is not None and exc.ctx is not ctx else None
             path = own.command_path if own is not None else f"getbit {ctx.invoked_subcommand or ''}"
             raise _misused(exc, path.strip()) from None
+        except BrokenPipeError:
+            _output_closed()
+
+
+def _output_closed() -> NoReturn:
+    """The output's reader went away (``getbit games | head -1``): stop without a word,
+    as other tools do, with 141 (the shell's code for a command SIGPIPE ended), not
+    the 1 click gives, which here says a game breaks the rules. What is still
+    buffered for the closed pipe is dropped at exit, without an error."""
+    sys.stdout = PacifyFlushWrapper(sys.stdout)
+    sys.stderr = PacifyFlushWrapper(sys.stderr)
+    sys.exit(EXIT_CLOSED)
 
 
 class _Command(TyperCommand):

@@ -2,7 +2,14 @@
 control characters as escapes, JSON that stays valid on any terminal, the one line
 an internal error is told by, and the exit codes."""
 
-from console.exits import EXIT_BUG, EXIT_INTERRUPTED, EXIT_INVALID, EXIT_OK, EXIT_UNREADABLE
+from console.exits import (
+    EXIT_BUG,
+    EXIT_CLOSED,
+    EXIT_INTERRUPTED,
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_UNREADABLE,
+)
 from console.output import (
     ERR,
     OUT,
@@ -25,6 +32,7 @@ from console.output import (
 __all__ = [
     "ERR",
     "EXIT_BUG",
+    "EXIT_CLOSED",
     "EXIT_INTERRUPTED",
     "EXIT_INVALID",
     "EXIT_OK",

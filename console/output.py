@@ -3,6 +3,7 @@ terminal, and JSON that stays valid on any terminal."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -67,6 +68,11 @@ class SafeConsole(Console):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("emoji", False)
         super().__init__(*args, **kwargs)
+
+    def on_broken_pipe(self) -> None:
+        # rich exits 1 at once; ``getbit`` says what a closed output is itself (EXIT_CLOSED)
+        self.quiet = True
+        raise BrokenPipeError(errno.EPIPE, "the output was closed")
 
     def render_str(self, text: str, **kwargs: Any) -> Text:
         # before rich makes a Text, which would drop some of them (BEL, backspace, CR)

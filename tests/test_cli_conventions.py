@@ -11,6 +11,7 @@ from typing import get_args
 
 import pytest
 import typer
+from conftest import getbit_command
 from typer.main import get_command
 from typer.testing import CliRunner
 
@@ -300,3 +301,30 @@ def test_simulate_refuses_swimmers_for_a_variant_that_sets_its_own() -> None:
             f"getbit simulate: --swimmers: the {variant} variant sets its own swimmers (R2); "
             "--swimmers is for standard and shark\n"))
         assert _run("simulate", "--variant", variant)[0] == 0
+
+
+@pytest.mark.parametrize("command", ["simulate", "validate", "validate --jobs 2"])
+def test_a_closed_output_stops_a_command_quietly_with_141(command: str, tmp_path: Path) -> None:
+    """``getbit ... | head -1``: the reader goes away after one line, long before the
+    output is done; the command stops without a word and exits 141, as the shell
+    counts a tool SIGPIPE ended, not 1 (which says a game breaks the rules)."""
+    if command == "simulate":  # a JSON Lines log, written a line at a time
+        args = ["simulate", "--games", "200", "--format", "jsonl"]
+    else:  # a line a game through rich, in one process or from worker processes
+        game = FRIDAY.read_text(encoding="utf-8")
+        (tmp_path / "many.gbn").write_text("\n\n".join([game] * 3000), encoding="utf-8")
+        jobs = command.split()[-1] if "--jobs" in command else "1"
+        args = ["validate", "many.gbn", "--jobs", jobs]
+    with subprocess.Popen(
+        [*getbit_command(), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        cwd=tmp_path,
+    ) as proc:
+        out, err = proc.stdout, proc.stderr
+        assert out is not None
+        assert err is not None
+        assert out.readline()
+        out.close()
+        said = err.read()
+        code = proc.wait(timeout=120)
+    assert said == b""
+    assert code == 141
