@@ -663,10 +663,11 @@ def simulate(
     try:
         if fmt == "jsonl":
             _simulate_jsonl(played, seed, target)
-        else:
-            from importers.gbn import write_gbn
+        else:  # a game at a time: memory holds one, however many are asked for
+            from importers.gbn import game_gbn
 
-            target.write(write_gbn(played))
+            for k, events in enumerate(played):
+                target.write(f"\n{game_gbn(events)}" if k else game_gbn(events))
     except ValueError as exc:  # set-ups the rules do not allow (swimmers for the variant)
         say_error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None

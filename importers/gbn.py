@@ -44,11 +44,12 @@ from importers.gbn_lex import (
     short,
     text_lines,
 )
-from importers.gbn_write import outcome_text, write_gbn
+from importers.gbn_write import game_gbn, outcome_text, write_gbn
 from importers.reading import GameErrors, Held
 from importers.skipping import Skip, Skipped
 
 __all__ = [
+    "game_gbn",
     "iter_gbn",
     "iter_gbn_file",
     "iter_gbn_stream",

@@ -34,7 +34,7 @@ from getbit_events.steps import (
 )
 from importers.gbn_lex import tags_fault
 
-__all__ = ["outcome_text", "write_gbn"]
+__all__ = ["game_gbn", "outcome_text", "write_gbn"]
 
 
 def outcome_text(
@@ -140,7 +140,13 @@ def write_gbn(games: Iterable[Iterable[Event]], outcomes: bool = True) -> str:
     With ``outcomes`` every outcome is stated (limbs, take-backs, the line),
     so the record checks itself; without, only the cards are written.
     """
-    return "\n".join(_write_game(list(events), outcomes) for events in games)
+    return "\n".join(game_gbn(events, outcomes) for events in games)
+
+
+def game_gbn(events: Iterable[Event], outcomes: bool = True) -> str:
+    """One game as canonical GBN (``write_gbn`` joins them with a blank line), so a long
+    run of games can be written one at a time."""
+    return _write_game(list(events), outcomes)
 
 
 def _write_game(events: list[Event], outcomes: bool) -> str:

@@ -18,7 +18,8 @@ from typer.testing import CliRunner
 from cli import ELSEWHERE, app, commands
 from console.options import BOT_CHOICES, VARIANT_CHOICES, Bot, Variant
 from getbit_events.rules import VARIANTS
-from getbit_events.simulate import BOTS
+from getbit_events.simulate import BOTS, simulate_games
+from importers.gbn import write_gbn
 
 #: what these test is plain Python in both builds (none of setup.py's COMPILED is their
 #: subject): the compiled build's pass of .ci/run leaves them to the plain pass
@@ -303,13 +304,15 @@ def test_simulate_refuses_swimmers_for_a_variant_that_sets_its_own() -> None:
         assert _run("simulate", "--variant", variant)[0] == 0
 
 
-@pytest.mark.parametrize("command", ["simulate", "validate", "validate --jobs 2"])
+@pytest.mark.parametrize("command", ["simulate", "simulate gbn", "validate", "validate --jobs 2"])
 def test_a_closed_output_stops_a_command_quietly_with_141(command: str, tmp_path: Path) -> None:
     """``getbit ... | head -1``: the reader goes away after one line, long before the
     output is done; the command stops without a word and exits 141, as the shell
     counts a tool SIGPIPE ended, not 1 (which says a game breaks the rules)."""
     if command == "simulate":  # a JSON Lines log, written a line at a time
         args = ["simulate", "--games", "200", "--format", "jsonl"]
+    elif command == "simulate gbn":  # GBN, written a game at a time
+        args = ["simulate", "--games", "300"]
     else:  # a line a game through rich, in one process or from worker processes
         game = FRIDAY.read_text(encoding="utf-8")
         (tmp_path / "many.gbn").write_text("\n\n".join([game] * 3000), encoding="utf-8")
@@ -328,3 +331,17 @@ def test_a_closed_output_stops_a_command_quietly_with_141(command: str, tmp_path
         code = proc.wait(timeout=120)
     assert said == b""
     assert code == 141
+
+
+def test_simulate_writes_the_gbn_of_its_games_a_game_at_a_time(tmp_path: Path) -> None:
+    """``getbit simulate`` writes each game as it is played (memory holds one, however
+    many are asked for), the same bytes as ``write_gbn`` of them all, to a file and
+    to stdout."""
+    out = tmp_path / "sim.gbn"
+    written = CliRunner().invoke(app, ["simulate", "--games", "5", "--seed", "3", "-o", str(out)])
+    assert written.exit_code == 0
+    expected = write_gbn(simulate_games(5, "standard", 4, 3, "sensible"))
+    assert out.read_text(encoding="utf-8") == expected
+    shown = CliRunner().invoke(app, ["simulate", "--games", "5", "--seed", "3"])
+    assert shown.stdout == expected
+    assert CliRunner().invoke(app, ["simulate", "--games", "0"]).stdout == ""
