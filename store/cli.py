@@ -84,10 +84,11 @@ from store.jobs import Checked
 from store.listing import (
     HEADER,
     GameFilter,
+    cells,
     chosen_games,
     default_game,
     exported_games,
-    list_games,
+    listed_games,
     tab_line,
 )
 from store.stored import BITE_ME, GAME_NAMES, GAMES, GET_BIT
@@ -287,25 +288,35 @@ def games_command(
     On a terminal, a table; piped, one tab-separated line a game under a header line.
     """
     damaged: list[Damage] = []
+    hidden: dict[str, int] = {}
+    found = 0
     try:
         chosen = GameFilter.make(player, status, variant, since, until, limit, rules)
         with _open(db) as store:
-            listing = list_games(store, chosen, everything, damaged.append)
+            dropped = store.dropped()
+            games = listed_games(store, chosen, dropped, hidden, everything, damaged.append)
+            if as_json:  # a game at a time, as they are read: a large store is never held
+                for game in games:
+                    write_json(game.to_json() | {"history": dropped.get(game.id)})
+            elif out.is_terminal:  # a table: its widths need every row
+                rows = [cells(game, dropped) for game in games]
+                found = len(rows)
+                _print_rows(list(HEADER), rows)
+            else:
+                sys.stdout.write(tab_line(HEADER, shown))
+                for game in games:
+                    found += 1
+                    sys.stdout.write(tab_line(cells(game, dropped), shown))
+                sys.stdout.flush()
     except GetbitError as exc:
         raise _fail(exc) from None
     _say_damaged(damaged)
     code = EXIT_UNREADABLE if damaged else EXIT_OK
-    found, dropped = listing.games, listing.dropped
     if as_json:
-        for game in found:
-            write_json(game.to_json() | {"history": dropped.get(game.id)})
         raise typer.Exit(code)
-    _print_rows(list(HEADER), listing.rows())
-    said = f"{len(found)} game{'s' * (len(found) != 1)}"
-    if listing.hidden:
-        left = " and ".join(
-            f"{n} {why}" for why, n in sorted(listing.hidden.items(), reverse=True)
-        )
+    said = f"{found} game{'s' * (found != 1)}"
+    if hidden:
+        left = " and ".join(f"{n} {why}" for why, n in sorted(hidden.items(), reverse=True))
         said += f" ({left}{' listed' if everything else ' not listed: see --all'})"
     (out if out.is_terminal else err).print(said)
     raise typer.Exit(code)
@@ -313,9 +324,9 @@ def games_command(
 
 def _print_rows(header: list[str], rows: list[list[str]]) -> None:
     """Aligned columns on a terminal wide enough for every cell whole (a game a line,
-    no name wrapped, no word cut); otherwise, and in a pipe, tab-separated lines
-    under a header line. Plain string work either way: 10,000 games in a blink
-    (a rich Table took 5 s)."""
+    no name wrapped, no word cut); otherwise (a narrow terminal) tab-separated lines
+    under a header line, as in a pipe. Plain string work either way: 10,000 games in
+    a blink (a rich Table took 5 s)."""
     if out.is_terminal:
         cells = [[shown(c.replace("\n", " ")) for c in row] for row in rows]
         widths = [max(map(cell_len, column)) for column in zip(header, *cells, strict=True)]

@@ -4,7 +4,7 @@ its own), and the event streams of the games chosen."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import islice
 
 import attrs
@@ -20,10 +20,12 @@ __all__ = [
     "STATUSES",
     "GameFilter",
     "Listing",
+    "cells",
     "chosen_games",
     "default_game",
     "exported_games",
     "list_games",
+    "listed_games",
     "tab_line",
     "tag",
 ]
@@ -125,13 +127,16 @@ class Listing:
 
     def rows(self) -> list[list[str]]:
         """Each game's cells under HEADER (its status marked when the history drops it)."""
-        rows = []
-        for game in self.games:
-            row = [get(game) for _, get in _COLUMNS]
-            if game.id in self.dropped:
-                row[1] += f" ({self.dropped[game.id]})"
-            rows.append(row)
-        return rows
+        return [cells(game, self.dropped) for game in self.games]
+
+
+def cells(game: StoredGame, dropped: Mapping[str, str]) -> list[str]:
+    """A game's cells under HEADER, its status marked when the history drops it (``dropped``:
+    ``GameStore.dropped``)."""
+    row = [get(game) for _, get in _COLUMNS]
+    if game.id in dropped:
+        row[1] += f" ({dropped[game.id]})"
+    return row
 
 
 def tab_line(cells: Sequence[str], shown: Callable[[str], str]) -> str:
@@ -154,7 +159,22 @@ def list_games(
     listed are held (``--limit``), though all are counted."""
     dropped = store.dropped()
     hidden: dict[str, int] = {}
-    kept: list[StoredGame] = []
+    kept = list(listed_games(store, chosen, dropped, hidden, everything, on_damaged))
+    return Listing(kept, dropped, hidden)
+
+
+def listed_games(
+    store: GameStore,
+    chosen: GameFilter,
+    dropped: Mapping[str, str],
+    hidden: dict[str, int],
+    everything: bool = False,
+    on_damaged: Callable[[Damage], None] | None = None,
+) -> Iterator[StoredGame]:
+    """The games :func:`list_games` lists, one at a time, so that listing a large store
+    holds none of them; ``dropped`` is ``store.dropped()``. The games passing the
+    filters that the history leaves out are counted in ``hidden`` as they go by, every
+    one of them: the games are read to the end, past ``--limit``."""
     room = chosen.limit
     for game in _passing(store, chosen, on_damaged):
         why = dropped.get(game.id)
@@ -162,9 +182,10 @@ def list_games(
             hidden[why] = hidden.get(why, 0) + 1
             if not everything:
                 continue
-        if room is None or len(kept) < room:
-            kept.append(game)
-    return Listing(kept, dropped, hidden)
+        if room is None or room > 0:
+            if room is not None:
+                room -= 1
+            yield game
 
 
 def chosen_games(
