@@ -51,12 +51,10 @@ from store.stored import (
     record_digest,
     rows_digest,
 )
-from store.totals import tally_rows
 
 __all__ = ["check_store"]
 
 _TABLES = ("games", "violations", "meta", readmodel.TABLE, *readmodel.TOTALS)
-_DATE = list(readmodel.COLUMNS).index("date")
 _EVENT_TABLES = ("event_kinds", "event_games", "event_runs")  # ``eventlog``; before: events
 _SAID = 3  # events that cannot be read, said per game; then how many more
 
@@ -423,19 +421,20 @@ class _Checker:
                            "(getbit rebuild makes them again)")
                 )
         if history:
-            self._standings()
+            self._standings(tally.results)
 
-    def _standings(self) -> None:
-        """The standings (ratings and streaks) against the valid games' results folded
-        again in date order, as ``totals`` folds them, unless marked stale (they are
-        then worked out again when next read, from the read model checked above)."""
+    def _standings(self, results: list[readmodel.Result]) -> None:
+        """The standings (ratings and streaks) against the valid games' ``results`` (the
+        live games' tally's) folded again in date order, as ``totals`` folds them, unless
+        marked stale (they are then worked out again when next read, from the read
+        model checked above)."""
         state = self.conn.execute("SELECT value FROM meta WHERE key = 'standings'").fetchone()
         if state is not None and state[0] == "stale":
             return
-        results = sorted(tally_rows(self.conn, "r.status = 'valid'").results, key=itemgetter(0))
+        results.sort(key=itemgetter(0))
         standings = readmodel.Standings()
-        for order, first, result in results:
-            standings.add(result, first[_DATE] is not None, order, first[0])
+        for order, game_id, dated, result in results:
+            standings.add(result, dated, order, game_id)
         found = {row[0]: list(row[1:]) for row in self.conn.execute("SELECT * FROM standings")}
         if found != standings.players:
             self.damage.append(

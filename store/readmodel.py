@@ -349,7 +349,7 @@ _FIRST_SUM = list(COLUMNS).index(_COUNTS[0])
 
 
 #: A valid game for :class:`Standings`: its order key, first row, players' results.
-Result = tuple[str, tuple[Any, ...], list[tuple[str, int, int]]]
+Result = tuple[str, str, bool, list[tuple[str, int, int]]]
 #: Columns of the totals tables (SQLite types) and their primary keys.
 PLAYER_COUNTS = ("games", "wins", "dated", "swimmer_games", "shark_games", "shark_wins")
 STANDING = ("mu", "sigma", "rated", "win_streak", "loss_streak", "run", "last_order", "last_game")
@@ -408,8 +408,9 @@ class Tally:
 
     def add(self, game: Sequence[tuple[Any, ...]], seq: int) -> None:
         """Count one game, the ``seq``-th stored; a valid game's result, for
-        :class:`Standings`, goes to ``results``: (order key, its first row, the
-        (player key, rank, won) of its players in key order)."""
+        :class:`Standings`, goes to ``results``: (order key, its game id, whether it
+        has a Date, the (player key, rank, won) of its players in key order), no
+        more, as a tally of every game holds them all."""
         first = game[0]
         status, variant, date = first[5], first[6], first[10]
         order = order_key(date, seq)
@@ -456,7 +457,7 @@ class Tally:
                     pair = self.pairs[(a, b)] = [0, 0, 0]
                 pair[0] += 1
                 pair[1 if rank_a < rank_b else 2] += 1  # ranks in a game never tie
-        self.results.append((order, first, result))
+        self.results.append((order, first[0], date is not None, result))
 
 
 @attrs.frozen

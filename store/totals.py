@@ -19,7 +19,6 @@ from store.stored import GET_BIT
 __all__ = ["add_tally", "left_out_counts", "read_totals", "tally_rows"]
 
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
-_GAME_ID, _DATE = 0, list(readmodel.COLUMNS).index("date")
 _UPSERTS = {t: upsert(t) for t in readmodel.TOTALS if t != "standings"}
 
 
@@ -52,7 +51,7 @@ def add_tally(
     if state is not None and results[0][0] <= json.loads(state[0])[0]:
         conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('standings', 'stale')")
         return
-    keys = sorted({key for _, _, result in results for key, _, _ in result})
+    keys = sorted({key for *_, result in results for key, _, _ in result})
     known = conn.execute(
         f"SELECT * FROM standings WHERE player_key IN ({', '.join('?' for _ in keys)})", keys
     )
@@ -60,7 +59,7 @@ def add_tally(
         f"INSERT OR REPLACE INTO standings VALUES (?{', ?' * len(readmodel.STANDING)})",
         _folded({row[0]: row[1:] for row in known}, results),
     )
-    last = json.dumps([results[-1][0], results[-1][1][_GAME_ID]])
+    last = json.dumps([results[-1][0], results[-1][1]])
     conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('standings', ?)", (last,))
 
 
@@ -70,9 +69,9 @@ def _folded(
     """The standings rows of the players of ``results`` (sorted by order), folded in
     after what ``known`` holds of them, sorted by player key."""
     standings = readmodel.Standings(known)
-    for order, row, result in results:
-        standings.add(result, row[_DATE] is not None, order, row[_GAME_ID])
-    keys = sorted({key for _, _, result in results for key, _, _ in result})
+    for order, game_id, dated, result in results:
+        standings.add(result, dated, order, game_id)
+    keys = sorted({key for *_, result in results for key, _, _ in result})
     return [(key, *standings.players[key]) for key in keys]
 
 
@@ -162,7 +161,7 @@ def _standings_again(conn: sqlite3.Connection) -> tuple[list[tuple[Any, ...]], s
     if not results:
         return None
     results.sort(key=_FIRST)
-    last = json.dumps([results[-1][0], results[-1][1][_GAME_ID]])
+    last = json.dumps([results[-1][0], results[-1][1]])
     return _folded({}, results), last
 
 
