@@ -348,7 +348,8 @@ SUMS: tuple[str, ...] = (*_COUNTS, "hunger_left")
 _FIRST_SUM = list(COLUMNS).index(_COUNTS[0])
 
 
-#: A valid game for :class:`Standings`: its order key, first row, players' results.
+#: A valid game for :class:`Standings`: its order key, game id, whether it has a Date, and
+#: its players' results (player key, rank, won).
 Result = tuple[str, str, bool, list[tuple[str, int, int]]]
 #: Columns of the totals tables (SQLite types) and their primary keys.
 PLAYER_COUNTS = ("games", "wins", "dated", "swimmer_games", "shark_games", "shark_wins")
