@@ -406,6 +406,9 @@ class Tally:
         self.pairs: dict[tuple[str, str], list[int]] = {}  # -> [games, first ahead, second ahead]
         self.games: dict[tuple[str, str], list[int]] = {}  # (status, variant) -> [games, dated]
         self.results: list[Result] = []
+        # each player's key as first read: the results of a large store's games share
+        # it, rather than hold a copy each (``getbit check``, ``rebuild``)
+        self._keys: dict[str, str] = {}
 
     def add(self, game: Sequence[tuple[Any, ...]], seq: int) -> None:
         """Count one game, the ``seq``-th stored; a valid game's result, for
@@ -425,7 +428,7 @@ class Tally:
             role = row[4]
             if role == "automaton":  # R9: never a player
                 continue
-            key, name = row[3], row[2]
+            key, name = self._keys.setdefault(row[3], row[3]), row[2]  # one text a player
             spelt = self.names.get((key, name))
             if spelt is None:
                 self.names[(key, name)] = [1, order]
