@@ -143,13 +143,10 @@ def write_gbn(games: Iterable[Iterable[Event]], outcomes: bool = True) -> str:
     return "\n".join(game_gbn(events, outcomes) for events in games)
 
 
-def game_gbn(events: Iterable[Event], outcomes: bool = True) -> str:
+def game_gbn(stream: Iterable[Event], outcomes: bool = True) -> str:
     """One game as canonical GBN (``write_gbn`` joins them with a blank line), so a long
     run of games can be written one at a time."""
-    return _write_game(list(events), outcomes)
-
-
-def _write_game(events: list[Event], outcomes: bool) -> str:
+    events = list(stream)
     setup = events[0]
     if not isinstance(setup, GameStarted):
         raise ValueError("a game's events start with game-started")
