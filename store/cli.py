@@ -289,7 +289,7 @@ def games_command(
     """
     damaged: list[Damage] = []
     hidden: dict[str, int] = {}
-    found = 0
+    found = 0  # games listed (with --json: not said)
     try:
         chosen = GameFilter.make(player, status, variant, since, until, limit, rules)
         with _open(db) as store:
@@ -298,16 +298,8 @@ def games_command(
             if as_json:  # a game at a time, as they are read: a large store is never held
                 for game in games:
                     write_json(game.to_json() | {"history": dropped.get(game.id)})
-            elif out.is_terminal:  # a table: its widths need every row
-                rows = [cells(game, dropped) for game in games]
-                found = len(rows)
-                _print_rows(list(HEADER), rows)
             else:
-                sys.stdout.write(tab_line(HEADER, shown))
-                for game in games:
-                    found += 1
-                    sys.stdout.write(tab_line(cells(game, dropped), shown))
-                sys.stdout.flush()
+                found = _print_rows(list(HEADER), (cells(game, dropped) for game in games))
     except GetbitError as exc:
         raise _fail(exc) from None
     _say_damaged(damaged)
@@ -322,12 +314,14 @@ def games_command(
     raise typer.Exit(code)
 
 
-def _print_rows(header: list[str], rows: list[list[str]]) -> None:
+def _print_rows(header: list[str], rows: Iterable[list[str]]) -> int:
     """Aligned columns on a terminal wide enough for every cell whole (a game a line,
-    no name wrapped, no word cut); otherwise (a narrow terminal) tab-separated lines
-    under a header line, as in a pipe. Plain string work either way: 10,000 games in
-    a blink (a rich Table took 5 s)."""
+    no name wrapped, no word cut; the table holds every row, for its widths);
+    otherwise tab-separated lines under a header line, each written as it comes (in a
+    pipe, a large store is never held). How many rows. Plain string work either way:
+    10,000 games in a blink (a rich Table took 5 s)."""
     if out.is_terminal:
+        rows = list(rows)
         cells = [[shown(c.replace("\n", " ")) for c in row] for row in rows]
         widths = [max(map(cell_len, column)) for column in zip(header, *cells, strict=True)]
         if sum(widths) + 2 * (len(widths) - 1) <= out.width:
@@ -336,9 +330,14 @@ def _print_rows(header: list[str], rows: list[list[str]]) -> None:
             out.file.flush()
             sys.stdout.writelines(_aligned(row, widths).rstrip() + "\n" for row in cells)
             sys.stdout.flush()
-            return
-    sys.stdout.writelines(tab_line(row, shown) for row in [header, *rows])
+            return len(rows)
+    count = 0
+    sys.stdout.write(tab_line(header, shown))
+    for row in rows:
+        count += 1
+        sys.stdout.write(tab_line(row, shown))
     sys.stdout.flush()
+    return count
 
 
 def _aligned(cells: list[str], widths: list[int]) -> str:
