@@ -234,26 +234,12 @@ class _Checker:
 
     # -- one game ----------------------------------------------------------------
 
-    def _record(self, game_id: str, violations: list[tuple[Any, ...]]) -> str:
-        """``stored.record_digest`` of the game as it is stored now."""
-        found = self.conn.execute(
+    def _sources(self, game_id: str) -> list[tuple[Any, ...]]:
+        """The game's ``sources`` rows (text, size), the first two: one is kept a game."""
+        return self.conn.execute(
             "SELECT text, size FROM sources WHERE game_id = ? ORDER BY rowid LIMIT 2", (game_id,)
         ).fetchall() if self.sources else []
-        if len(found) > 1:
-            return "two record texts"  # matches no digest
-        if found and not isinstance(found[0][0], bytes):
-            return "not bytes"  # matches no digest: kept as a BLOB, always
-        source = (found[0][0], found[0][1]) if found else None
-        return record_digest(source, violations)
 
-    def _text(self, game_id: str) -> bytes | None:
-        """The game's record text as imported (None: none kept, or it cannot be read)."""
-        found = self.conn.execute(
-            "SELECT text, size FROM sources WHERE game_id = ? ORDER BY rowid LIMIT 1", (game_id,)
-        ).fetchone() if self.sources else None
-        if found is None or not isinstance(found[0], bytes):
-            return None
-        return unpack(*found)  # None when damaged: its record digest says so
 
     def _game(self, game_id: str, row: dict[str, Any]) -> list[str]:
         conn = self.conn
@@ -274,9 +260,10 @@ class _Checker:
             (game_id,),
         ).fetchall()
         violations = [(code, round_, message) for _, _, round_, code, _, message in rows]
+        found: list[tuple[Any, ...]] | None = None  # its sources rows, read when needed
         if row[RECORD] is None:
             self.unrecorded += 1
-        elif row[RECORD] != self._record(game_id, rows):
+        elif row[RECORD] != _record(found := self._sources(game_id), rows):
             problems.append(
                 "its record text or its violations' lines, columns or rulings are not those "
                 "it was stored with (they do not hash to its record)"
@@ -291,7 +278,8 @@ class _Checker:
         digest = rows_digest((r[1:] for r in stored), tags.items(), violations)
         if not stored and digest != row["hash"]:  # no events: its record text is hashed too,
             # since stores of after 7 December 2026 (a game stored before hashes without it)
-            digest = rows_digest((), tags.items(), violations, self._text(game_id))
+            text = _text(self._sources(game_id) if found is None else found)
+            digest = rows_digest((), tags.items(), violations, text)
         bite = is_bite_stream([r[1] for r in stored])
         if bite != (row[GAME] == BITE_ME):
             problems.append(f"its games row does not match its events (game: {row[GAME]})")
@@ -433,8 +421,7 @@ class _Checker:
             return
         results.sort(key=itemgetter(0))
         standings = readmodel.Standings()
-        for order, game_id, dated, result in results:
-            standings.add(result, dated, order, game_id)
+        standings.add_all(results)
         found = {row[0]: list(row[1:]) for row in self.conn.execute("SELECT * FROM standings")}
         if found != standings.players:
             self.damage.append(
@@ -533,6 +520,25 @@ _FORMER_GUARDS = {
         "RAISE(ABORT, 'games are append-only: a stored row cannot be replaced'); END"
     ),
 }
+
+
+def _record(found: list[tuple[Any, ...]], violations: list[tuple[Any, ...]]) -> str:
+    """``stored.record_digest`` of a game as it is stored now, ``found`` its ``sources``
+    rows."""
+    if len(found) > 1:
+        return "two record texts"  # matches no digest
+    if found and not isinstance(found[0][0], bytes):
+        return "not bytes"  # matches no digest: kept as a BLOB, always
+    source = (found[0][0], found[0][1]) if found else None
+    return record_digest(source, violations)
+
+
+def _text(found: list[tuple[Any, ...]]) -> bytes | None:
+    """A game's record text as imported, ``found`` its ``sources`` rows (None: none kept,
+    or it cannot be read)."""
+    if not found or not isinstance(found[0][0], bytes):
+        return None
+    return unpack(*found[0])  # None when damaged: its record digest says so
 
 
 @functools.cache

@@ -77,7 +77,7 @@ Columns (counts are whole numbers, 0 where they do not apply)
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -505,6 +505,12 @@ class Standings:
         # each player's rating as openskill gave it back last (its mu and sigma are the
         # player's in ``players``), handed to it again for the next game
         self.ratings: dict[str, Any] = {}
+
+    def add_all(self, results: Iterable[Result]) -> None:
+        """Fold in ``results`` (``Tally.results``, sorted by their order key), each as
+        :meth:`add` does."""
+        for order, game_id, dated, result in results:
+            self.add(result, dated, order, game_id)
 
     def add(self, result: Sequence[tuple[str, int, int]], dated: bool, order: str,
             game_id: str) -> None:

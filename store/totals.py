@@ -69,8 +69,7 @@ def _folded(
     """The standings rows of the players of ``results`` (sorted by order), folded in
     after what ``known`` holds of them, sorted by player key."""
     standings = readmodel.Standings(known)
-    for order, game_id, dated, result in results:
-        standings.add(result, dated, order, game_id)
+    standings.add_all(results)
     keys = sorted({key for *_, result in results for key, _, _ in result})
     return [(key, *standings.players[key]) for key in keys]
 
