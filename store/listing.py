@@ -125,10 +125,6 @@ class Listing:
     dropped: dict[str, str]
     hidden: dict[str, int]  # why -> how many games passing the filters it leaves out
 
-    def rows(self) -> list[list[str]]:
-        """Each game's cells under HEADER (its status marked when the history drops it)."""
-        return [cells(game, self.dropped) for game in self.games]
-
 
 def cells(game: StoredGame, dropped: Mapping[str, str]) -> list[str]:
     """A game's cells under HEADER, its status marked when the history drops it (``dropped``:
@@ -175,16 +171,15 @@ def listed_games(
     holds none of them; ``dropped`` is ``store.dropped()``. The games passing the
     filters that the history leaves out are counted in ``hidden`` as they go by, every
     one of them: the games are read to the end, past ``--limit``."""
-    room = chosen.limit
+    given = 0
     for game in _passing(store, chosen, on_damaged):
         why = dropped.get(game.id)
         if why is not None:
             hidden[why] = hidden.get(why, 0) + 1
             if not everything:
                 continue
-        if room is None or room > 0:
-            if room is not None:
-                room -= 1
+        if chosen.limit is None or given < chosen.limit:
+            given += 1
             yield game
 
 
