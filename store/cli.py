@@ -229,7 +229,7 @@ def _tell_game(
         n = len(report.violations)
         what = ("refused" if result is None else
                 f"{'stored' if result.stored else 'already stored'} as invalid ({result.game_id})")
-        err.print(f"{escape(head)}: {n} violation{'s' * (n != 1)}, {what}")
+        err.print(f"{escape(head)}: {plural(n, 'violation')}, {what}")
     if result is not None and result.revision_of:
         hint = revision_hint(report, result, db)
         err.print(
@@ -306,7 +306,7 @@ def games_command(
     code = EXIT_UNREADABLE if damaged else EXIT_OK
     if as_json:
         raise typer.Exit(code)
-    said = f"{found} game{'s' * (found != 1)}"
+    said = plural(found, "game")
     if hidden:
         left = " and ".join(f"{n} {why}" for why, n in sorted(hidden.items(), reverse=True))
         said += f" ({left}{' listed' if everything else ' not listed: see --all'})"
@@ -550,7 +550,7 @@ def rebuild_command(db: DbOption = None) -> None:
     if result.skipped:
         _say_damaged(list(result.skipped))
         n = len(result.skipped)
-        say_error(f"skipped {n} damaged game{'s' * (n != 1)}: they are not in the read models")
+        say_error(f"skipped {plural(n, 'damaged game')}: they are not in the read models")
         raise typer.Exit(EXIT_UNREADABLE)
 
 
@@ -574,14 +574,14 @@ def check_command(
             out.print(escape(str(damage)))
         for note in result.notes:
             _note(note)
-        games = f"{result.games} game{'s' * (result.games != 1)}, {result.events} events"
+        games = f"{plural(result.games, 'game')}, {result.events} events"
         if result.ok:
             out.print(f"ok: {games}" + (", chain intact" if result.chained else ""))
         else:
             hit = {d.game for d in result.damage if d.game is not None}
             whole = any(d.game is None for d in result.damage)
             also = " and the store as a whole" if whole else ""
-            out.print(f"damaged: {len(hit)} game{'s' * (len(hit) != 1)}{also} (of {games})")
+            out.print(f"damaged: {plural(len(hit), 'game')}{also} (of {games})")
     raise typer.Exit(EXIT_OK if result.ok else EXIT_INVALID)
 
 
