@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import getbit_command
 
 from getbit_events.errors import InputError
 from importers.gbn import read_gbn_file
@@ -48,18 +49,8 @@ R8_GAME = """\
 def getbit(
     *args: str | Path, cwd: Path | None = None, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    script = Path(sys.executable).with_name("getbit")
-    cmd = (
-        [str(script)]
-        if script.exists()
-        else [
-            sys.executable,
-            "-c",
-            "from cli import main; main()",
-        ]
-    )
     return subprocess.run(
-        [*cmd, "validate", *map(str, args)],
+        [*getbit_command(), "validate", *map(str, args)],
         capture_output=True,
         text=True,
         encoding="utf-8",
