@@ -304,20 +304,23 @@ def test_simulate_refuses_swimmers_for_a_variant_that_sets_its_own() -> None:
         assert _run("simulate", "--variant", variant)[0] == 0
 
 
-@pytest.mark.parametrize("command", ["simulate", "simulate gbn", "validate", "validate --jobs 2"])
-def test_a_closed_output_stops_a_command_quietly_with_141(command: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "--games", "200", "--format", "jsonl"],  # a JSON Lines log, a line at a time
+        ["simulate", "--games", "300"],  # GBN, a game at a time
+        ["validate", "many.gbn", "--jobs", "1"],  # a line a game through rich, in one process
+        ["validate", "many.gbn", "--jobs", "2"],  # and from worker processes
+    ],
+    ids=["simulate", "simulate gbn", "validate", "validate --jobs 2"],
+)
+def test_a_closed_output_stops_a_command_quietly_with_141(args: list[str], tmp_path: Path) -> None:
     """``getbit ... | head -1``: the reader goes away after one line, long before the
     output is done; the command stops without a word and exits 141, as the shell
     counts a tool SIGPIPE ended, not 1 (which says a game breaks the rules)."""
-    if command == "simulate":  # a JSON Lines log, written a line at a time
-        args = ["simulate", "--games", "200", "--format", "jsonl"]
-    elif command == "simulate gbn":  # GBN, written a game at a time
-        args = ["simulate", "--games", "300"]
-    else:  # a line a game through rich, in one process or from worker processes
+    if "many.gbn" in args:
         game = FRIDAY.read_text(encoding="utf-8")
         (tmp_path / "many.gbn").write_text("\n\n".join([game] * 3000), encoding="utf-8")
-        jobs = command.split()[-1] if "--jobs" in command else "1"
-        args = ["validate", "many.gbn", "--jobs", jobs]
     with subprocess.Popen(
         [*getbit_command(), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         cwd=tmp_path,
