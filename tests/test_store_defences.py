@@ -24,7 +24,9 @@ from getbit_events.errors import StoreError
 from getbit_events.simulate import simulate_games
 from getbit_events.validate import GameReport, validate_game
 from importers.gbn import read_gbn, write_gbn
+from importers.wire import event_from_payload
 from store import MIGRATIONS, GameStore, check_store, eventlog, game_hash, readmodel
+from store.check import _Careful
 from store.importing import import_paths
 from store.schema import GAME_COLUMNS
 from store.stored import GENESIS, chain_value
@@ -531,6 +533,50 @@ def test_check_finds_each_kind_of_tampering(stored: tuple[Path, list[str]], name
     assert "damaged:" in out
     code, out, _ = _run("check", "--db", str(path), "--json")
     assert json.loads(out)["ok"] is False
+
+
+def test_check_reads_every_event_as_the_careful_reader_does(tmp_path: Path) -> None:
+    # check reads a payload text once (store.check._Careful) and makes the events of the
+    # same text at other rounds from it: each game's events must be those the careful
+    # reader makes of each row, whatever texts the games before held
+    path = tmp_path / "games.db"
+    with GameStore(path) as store:
+        ids = [store.add(r).game_id for r in _reports(_sim(12, seed=7) + "\n" + INVALID)]
+    careful = _Careful()
+    conn = sqlite3.connect(path)
+    for game_id in ids:
+        rows = conn.execute(
+            "SELECT seq, type, version, round, payload FROM events WHERE game_id = ? "
+            "ORDER BY seq", (game_id,)).fetchall()
+        events, unread = careful.decode(rows, bite=False)
+        assert unread == []
+        assert events == [event_from_payload(t, v, r, json.loads(p)) for _, t, v, r, p in rows]
+        assert [e.round for e in events] == [r for _, _, _, r, _ in rows]
+    conn.close()
+    # most texts were read before, at other rounds too: the way this test is about was taken
+    assert any(len(rounds) > 1 for rounds in careful.read.values())
+
+
+def test_a_text_read_before_at_a_round_that_is_no_number_is_not_an_event(
+    stored: tuple[Path, list[str]]
+) -> None:
+    # a card chosen in game 2 whose payload text game 1 holds too (read before), its run's
+    # round made text: the careful reader refuses it, so check must, read before or not
+    path, ids = stored
+    conn = sqlite3.connect(path)
+    first = {p for (p,) in conn.execute(
+        "SELECT payload FROM events WHERE game_id = ? AND type = 'card-chosen'", (ids[0],))}
+    seq = next(seq for seq, p in conn.execute(
+        "SELECT seq, payload FROM events WHERE game_id = ? AND type = 'card-chosen' ORDER BY seq",
+        (ids[1],)) if p in first)
+    conn.close()
+    two: Any = "two"  # no round of a Row: what another program may write
+    _rewrite_events(path, ids[1], lambda rows: [
+        (*r[:3], two, r[4]) if r[0] == seq else r for r in rows])
+    said = [d.problem for d in check_store(path).damage if d.game == ids[1]]
+    assert any(f"event {seq} (card-chosen) is not an event: card-chosen: round: expected a "
+               "whole number, not text"
+               in p for p in said), said
 
 
 def test_check_of_what_is_not_a_store_exits_2(tmp_path: Path) -> None:
