@@ -52,6 +52,7 @@ from store.stored import (
     record_digest,
     rows_digest,
 )
+from store.totals import OrderedResults
 
 __all__ = ["check_store"]
 
@@ -391,8 +392,11 @@ class _Checker:
             f"{where}ORDER BY g.rowid, r.rowid"
         )
         tally = readmodel.Tally()
+        ordered = OrderedResults(self.conn)  # the valid games' results, not held here
         for seq, group in itertools.groupby(cursor, key=itemgetter(0)):
             tally.add([row[1:] for row in group], seq)
+            ordered.take(tally)
+        ordered.take(tally, 0)
         counted: dict[str, Mapping[tuple[Any, ...], Sequence[Any]]] = {
             "player_totals": tally.players,
             "player_names": tally.names,
@@ -411,9 +415,10 @@ class _Checker:
                            "(getbit rebuild makes them again)")
                 )
         if history:
-            self._standings(tally.results)
+            self._standings(ordered)
+        ordered.close()
 
-    def _standings(self, results: list[readmodel.Result]) -> None:
+    def _standings(self, results: OrderedResults) -> None:
         """The standings (ratings and streaks) against the valid games' ``results`` (the
         live games' tally's) folded again in date order, as ``totals`` folds them, unless
         marked stale (they are then worked out again when next read, from the read
@@ -421,7 +426,6 @@ class _Checker:
         state = self.conn.execute("SELECT value FROM meta WHERE key = 'standings'").fetchone()
         if state is not None and state[0] == "stale":
             return
-        results.sort(key=itemgetter(0))
         standings = readmodel.Standings()
         standings.add_all(results)
         found = {row[0]: list(row[1:]) for row in self.conn.execute("SELECT * FROM standings")}

@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 import json
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from operator import itemgetter
 from typing import Any
@@ -16,10 +16,65 @@ from store import readmodel
 from store.schema import DROPPED, GAME, live, upsert
 from store.stored import GET_BIT
 
-__all__ = ["add_tally", "left_out_counts", "read_totals", "tally_rows"]
+__all__ = [
+    "OrderedResults",
+    "add_tally",
+    "fold_standings",
+    "left_out_counts",
+    "read_totals",
+    "tally_rows",
+]
 
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
 _UPSERTS = {t: upsert(t) for t in readmodel.TOTALS if t != "standings"}
+#: Results a tally holds at most before they go to the temporary table (``OrderedResults``).
+HELD = 10_000
+
+
+class OrderedResults:
+    """Valid games' results (``Tally.results``) for the standings, handed back in their
+    order (``readmodel.order_key``) without all of them held: a tally's results move
+    here ``HELD`` at a time, into a temporary table of the connection (SQLite's own
+    temporary storage, never the store's file: ``getbit check`` writes nothing to it),
+    and SQLite sorts them, in memory it bounds. Folding the standings of a store of
+    any size (``getbit check``, ``rebuild``, standings worked out again) holds about
+    as much as a few thousand games' results, not a million's (some 700 MB)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        conn.execute("DROP TABLE IF EXISTS temp.getbit_results")
+        conn.execute(
+            "CREATE TEMP TABLE getbit_results (ord TEXT NOT NULL, game_id TEXT NOT NULL, "
+            "dated INTEGER NOT NULL, players TEXT NOT NULL)"
+        )
+
+    def take(self, tally: readmodel.Tally, held: int | None = None) -> None:
+        """Move ``tally``'s results here once it holds ``held`` (``HELD``) or more."""
+        results = tally.results
+        if len(results) < (HELD if held is None else held) or not results:
+            return
+        self.conn.executemany(
+            "INSERT INTO temp.getbit_results VALUES (?, ?, ?, ?)",
+            [(order, game_id, dated, json.dumps(players)) for order, game_id, dated, players
+             in results],
+        )
+        results.clear()
+
+    def __iter__(self) -> Iterator[readmodel.Result]:
+        cursor = self.conn.execute(
+            "SELECT ord, game_id, dated, players FROM temp.getbit_results ORDER BY ord"
+        )
+        for order, game_id, dated, players in cursor:
+            yield order, game_id, bool(dated), [(k, r, w) for k, r, w in json.loads(players)]
+
+    def close(self) -> None:
+        self.conn.execute("DROP TABLE IF EXISTS temp.getbit_results")
+
+    def __enter__(self) -> OrderedResults:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def add_tally(
@@ -146,27 +201,54 @@ def _refresh_standings(
     state = conn.execute("SELECT value FROM meta WHERE key = 'standings'").fetchone()
     if state is None or state[0] != "stale":
         return
-    with write():
+    with write(), OrderedResults(conn) as ordered:
+        tally_rows(conn, "r.status = 'valid'", ordered)
         conn.execute("DELETE FROM standings")
         conn.execute("DELETE FROM meta WHERE key = 'standings'")
-        tally = tally_rows(conn, "r.status = 'valid'")
-        add_tally(conn, readmodel.Tally(), tally.results)
+        fold_standings(conn, ordered)
+
+
+def fold_standings(conn: sqlite3.Connection, ordered: OrderedResults) -> None:
+    """Fold every result of ``ordered`` into standings that hold none yet and write
+    them, with the last game folded in (inside a write)."""
+    folded = _standings_of(ordered)
+    if folded is None:
+        return
+    rows, last = folded
+    conn.executemany(
+        f"INSERT OR REPLACE INTO standings VALUES (?{', ?' * len(readmodel.STANDING)})", rows
+    )
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('standings', ?)", (last,))
+
+
+def _standings_of(ordered: OrderedResults) -> tuple[list[tuple[Any, ...]], str] | None:
+    """The standings rows of every result of ``ordered`` folded in order, sorted by player
+    key, and the ``meta`` value of the last game folded in (None: no game)."""
+    standings = readmodel.Standings()
+    last: readmodel.Result | None = None
+    for result in ordered:
+        standings.add_all((result,))
+        last = result
+    if last is None:
+        return None
+    rows = [(key, *standings.players[key]) for key in sorted(standings.players)]
+    return rows, json.dumps([last[0], last[1]])
 
 
 def _standings_again(conn: sqlite3.Connection) -> tuple[list[tuple[Any, ...]], str] | None:
     """Stale standings worked out again, as ``_refresh_standings`` would store them:
     their rows and the ``meta`` value of the last game folded in (None: no game)."""
-    results = tally_rows(conn, "r.status = 'valid'").results
-    if not results:
-        return None
-    results.sort(key=_FIRST)
-    last = json.dumps([results[-1][0], results[-1][1]])
-    return _folded({}, results), last
+    with OrderedResults(conn) as ordered:
+        tally_rows(conn, "r.status = 'valid'", ordered)
+        return _standings_of(ordered)
 
 
-def tally_rows(conn: sqlite3.Connection, where: str = "1") -> readmodel.Tally:
+def tally_rows(
+    conn: sqlite3.Connection, where: str = "1", ordered: OrderedResults | None = None
+) -> readmodel.Tally:
     """The tally of the ``game_swimmers`` rows of counted games (the history leaves
-    them in) that ``where`` also keeps, a game at a time, in the order stored."""
+    them in) that ``where`` also keeps, a game at a time, in the order stored; the
+    valid games' results go to ``ordered`` (none kept without it)."""
     cursor = conn.execute(
         f"SELECT g.rowid, r.* FROM {readmodel.TABLE} r JOIN games g ON g.id = r.game_id "
         f"WHERE {where} AND {live('r.game_id')} ORDER BY r.rowid"
@@ -175,4 +257,12 @@ def tally_rows(conn: sqlite3.Connection, where: str = "1") -> readmodel.Tally:
     for _, group in itertools.groupby(cursor, key=_SECOND):
         rows = list(group)
         tally.add([row[1:] for row in rows], rows[0][0])
+        if ordered is not None:
+            ordered.take(tally)
+        elif len(tally.results) >= HELD:
+            tally.results.clear()
+    if ordered is not None:
+        ordered.take(tally, 0)
+    else:
+        tally.results.clear()
     return tally
