@@ -35,8 +35,10 @@ class OrderedResults:
     """Valid games' results (``Tally.results``) for the standings, handed back in their
     order (``readmodel.order_key``) without all of them held: a tally's results move
     here ``HELD`` at a time, into a temporary table of the connection (SQLite's own
-    temporary storage, never the store's file: ``getbit check`` writes nothing to it),
-    and SQLite sorts them, in memory it bounds. Folding the standings of a store of
+    temporary storage, never the store's file: ``getbit check`` writes nothing to it; a
+    file, as SQLite keeps temporary tables by default, TEMP_STORE=1: its ``temp_store``
+    cannot be changed inside the transaction a check reads in), and SQLite sorts them,
+    in memory it bounds. Folding the standings of a store of
     any size (``getbit check``, ``rebuild``, standings worked out again) holds about
     as much as a few thousand games' results, not a million's (some 700 MB)."""
 
