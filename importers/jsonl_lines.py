@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from getbit_events.events import SourcePos
@@ -94,7 +94,7 @@ def _parse(raw: bytes) -> tuple[dict[str, Any] | None, str | None, int]:
                 column,
             )
     try:
-        data = _DECODER.decode(text.rstrip("\r\n"))
+        data = _decoded(text.rstrip("\r\n"))
     except json.JSONDecodeError as exc:
         return None, f"not JSON: {exc.msg}", exc.colno
     except ValueError as exc:
@@ -110,6 +110,27 @@ def _no_constant(name: str) -> None:
 
 
 _DECODER = json.JSONDecoder(parse_constant=_no_constant)
+# the decoder's scanner (C, from ``json.scanner``), set on it as it is made
+_SCAN: Callable[[str, int], tuple[Any, int]] = vars(_DECODER)["scan_once"]
+_SPACE = " \t\n\r"  # what ``JSONDecoder.decode`` passes over, before and after
+
+
+def _decoded(text: str) -> Any:
+    """``_DECODER.decode(text)``, its scanner called at once: ``decode`` and ``raw_decode``
+    are Python around it, about a fifth of the time a line of a log takes to parse, and
+    every worker of an import parses every line (``docs/architecture.md``, "Speed
+    tricks"). The same value, or the same error, as ``decode``."""
+    end = len(text)
+    start = end - len(text.lstrip(_SPACE))
+    try:
+        value, at = _SCAN(text, start)
+    except StopIteration as err:
+        raise json.JSONDecodeError("Expecting value", text, err.value) from None
+    if at != end:
+        at = end - len(text[at:].lstrip(_SPACE))
+        if at != end:
+            raise json.JSONDecodeError("Extra data", text, at)
+    return value
 
 
 def _depth(text: str) -> tuple[int, int]:
