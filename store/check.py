@@ -9,7 +9,7 @@ import functools
 import itertools
 import json
 import sqlite3
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -61,7 +61,16 @@ _EVENT_TABLES = ("event_kinds", "event_games", "event_runs")  # ``eventlog``; be
 _SAID = 3  # events that cannot be read, said per game; then how many more
 
 
-def check_store(path: str | Path | None = None) -> CheckResult:
+#: A store of fewer games is checked in one process when no number of jobs is given:
+#: workers would cost more to start than they save.
+SHARED = 2_000
+
+
+def check_store(
+    path: str | Path | None = None,
+    jobs: int | None = 1,
+    on_game: Callable[[], None] | None = None,
+) -> CheckResult:
     """Check the store at ``path`` (opened read-only: nothing is written).
 
     Finds what ``PRAGMA integrity_check`` finds, and, game by game: events
@@ -71,17 +80,31 @@ def check_store(path: str | Path | None = None) -> CheckResult:
     removed (the chain breaks, or its head in ``meta`` does not match), and
     events, violations or read-model rows left without their game. A file that
     is not a store is a StoreError.
+
+    ``jobs`` worker processes check the games (``importers.workers.in_order``: the
+    findings come in the order stored, the same whatever the number; None: one a
+    core for a store of ``SHARED`` games or more, else one process). ``on_game()``
+    is called after each game (for progress).
     """
     with GameStore(path, create=False, readonly=True) as store:
         try:
-            return _Checker(store.db.conn).run()
+            return _Checker(store.db.conn, store.path, jobs, on_game).run()
         except sqlite3.DatabaseError as exc:  # a table gone, a page SQLite cannot read
             raise StoreError(f"{store.path}: the store cannot be checked: {exc}") from None
 
 
 class _Checker:
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        path: Path | None = None,
+        jobs: int | None = 1,
+        on_game: Callable[[], None] | None = None,
+    ) -> None:
         self.conn = conn
+        self.path = path
+        self.jobs = jobs
+        self.on_game = on_game
         self.damage: list[Damage] = []
         self.notes: list[str] = []
         self.games = self.events = 0
@@ -117,10 +140,11 @@ class _Checker:
             previous: str | None = None
             twice = self._twice()
             self.sources = "sources" in tables
-            for row in self._rows(chained, columns):
+            for row, problems in self._checked(chained, columns):
                 self.games += 1
                 game_id = str(row["id"])
-                problems = self._game(game_id, row)
+                if self.on_game is not None:
+                    self.on_game()
                 if row["hash"] in twice:
                     first = twice[row["hash"]]
                     if first is None:
@@ -163,12 +187,44 @@ class _Checker:
         found = self.conn.execute("SELECT hash FROM games GROUP BY hash HAVING COUNT(*) > 1")
         return {digest: None for (digest,) in found}
 
-    def _rows(self, chained: bool, columns: set[str]) -> Iterator[dict[str, Any]]:
+    def _checked(
+        self, chained: bool, columns: set[str]
+    ) -> Iterator[tuple[dict[str, Any], list[str]]]:
+        """Every games row and what its game's own check finds (``_game``), in the order
+        stored: here, or in worker processes, each with a connection of its own, which
+        check the games stored up to the last this one sees (the same games whatever
+        a writer adds meanwhile)."""
+        from importers.workers import in_order, workers_for  # multiprocessing: when needed
+
+        jobs = self.jobs
+        if jobs is None:
+            games = self.conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            jobs = workers_for(None) if games >= SHARED else 1
+        if jobs <= 1 or self.path is None:
+            for row in self._rows(chained, columns):
+                yield row, self._game(str(row["id"]), row)
+            return
+        upto = self.conn.execute("SELECT MAX(rowid) FROM games").fetchone()[0] or 0
+        given = _Given(self.path, chained, frozenset(columns), upto, self.ranged, self.sources,
+                       self.kinds is not None)
+        found = in_order(functools.partial(_shared_rows, given), _shared_game, workers_for(jobs),
+                         mark=_row_mark)
+        for row, problems, events, unrecorded in found:
+            self.events += events
+            self.unrecorded += unrecorded
+            yield row, problems
+
+    def _rows(
+        self, chained: bool, columns: set[str] | frozenset[str], upto: int | None = None
+    ) -> Iterator[dict[str, Any]]:
         """Every games row as a dict (``game``: Get Bit!'s in a store from before
-        ``m007_game``; ``record``: None before ``m010_record``)."""
+        ``m007_game``; ``record``: None before ``m010_record``), up to rowid ``upto``."""
         names = (*GAME_COLUMNS, *CHAIN_COLUMNS) if chained else GAME_COLUMNS
         names = (*names, *(c for c in (GAME, RECORD) if c in columns), "rowid")
-        cursor = self.conn.execute(f"SELECT {', '.join(names)} FROM games ORDER BY rowid")
+        cursor = self.conn.execute(
+            f"SELECT {', '.join(names)} FROM games"
+            + ("" if upto is None else f" WHERE rowid <= {int(upto)}") + " ORDER BY rowid"
+        )
         for values in cursor:
             row = dict(zip(names, values, strict=True))
             row.setdefault(GAME, GET_BIT)
@@ -578,6 +634,53 @@ def _cycle(supersedes: Mapping[str, Sequence[str]], start: str) -> bool:
             seen.add(game)
             todo.extend(supersedes.get(game, ()))
     return False
+
+
+@attrs.frozen
+class _Given:
+    """What a worker of a check is told: the store, what the one process found of its
+    tables, and the last game to check."""
+
+    path: Path
+    chained: bool
+    columns: frozenset[str]
+    upto: int
+    ranged: bool
+    sources: bool
+    compact: bool
+
+
+#: The worker's own checker, on its own connection (in a worker process only).
+_WORKER: list[_Checker] = []
+
+
+def _shared_rows(given: _Given, share: object) -> Iterator[dict[str, Any]]:
+    """Every games row up to ``given.upto``, read in a worker (``in_order``: each worker
+    reads them all and checks its share), on a connection of its own, in one snapshot."""
+    with GameStore(given.path, create=False, readonly=True) as store:
+        checker = _Checker(store.db.conn)
+        checker.ranged, checker.sources = given.ranged, given.sources
+        checker.kinds = eventlog.Kinds() if given.compact else None
+        _WORKER[:] = [checker]
+        checker.conn.execute("BEGIN")
+        try:
+            yield from checker._rows(given.chained, given.columns, given.upto)
+        finally:
+            checker.conn.execute("COMMIT")
+
+
+def _shared_game(row: dict[str, Any]) -> tuple[dict[str, Any], list[str], int, int]:
+    """A worker's check of one game: its row, what it finds, its events and whether it
+    was stored before its record text was hashed."""
+    checker = _WORKER[0]
+    events, unrecorded = checker.events, checker.unrecorded
+    problems = checker._game(str(row["id"]), row)
+    return row, problems, checker.events - events, checker.unrecorded - unrecorded
+
+
+def _row_mark(row: dict[str, Any]) -> tuple[Any, Any]:
+    """What the workers must agree a row is: its rowid and its id."""
+    return row["rowid"], row["id"]
 
 
 #: Payload texts read the careful way already, at most (``_Careful``).

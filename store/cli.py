@@ -73,6 +73,7 @@ from store import (
     default_path,
 )
 from store.bite_cli import export_texts, show_bite, show_head
+from store.check import SHARED
 from store.importing import (
     GameFailure,
     ImportSummary,
@@ -557,14 +558,25 @@ def rebuild_command(db: DbOption = None) -> None:
 def check_command(
     db: DbOption = None,
     as_json: Annotated[bool, json_option("the findings as one JSON object")] = False,
+    jobs: Annotated[
+        int | None,
+        jobs_option("worker processes checking the games (default, and at most: the "
+                    f"number of cores; 1 for a store of under {SHARED:,} games)"),
+    ] = None,
 ) -> None:
     """Check that every stored game is as it was stored (exit 0 intact, 1 damaged).
 
     Each game's events against its hash, its row and its read-model rows, and the
     chain of games; exit 2 when the file is not a store.
     """
+    if (slower := too_many_jobs(jobs)) is not None:
+        say_warning(slower)
+    path = db if db is not None else default_path()
     try:
-        result = check_store(db if db is not None else default_path())
+        with GameStore(path, create=False, readonly=True) as store:
+            total = store.count()
+        with Bar(err, "checking", total, not as_json) as bar:
+            result = check_store(path, jobs, bar.advance)
     except GetbitError as exc:
         raise _fail(exc) from None
     if as_json:

@@ -25,7 +25,8 @@ from getbit_events.simulate import simulate_games
 from getbit_events.validate import GameReport, validate_game
 from importers.gbn import read_gbn, write_gbn
 from importers.wire import event_from_payload
-from store import MIGRATIONS, GameStore, check_store, eventlog, game_hash, readmodel
+from importers.workers import cores
+from store import MIGRATIONS, GameStore, check, check_store, eventlog, game_hash, readmodel
 from store.check import _Careful
 from store.importing import import_paths
 from store.schema import GAME_COLUMNS
@@ -533,6 +534,41 @@ def test_check_finds_each_kind_of_tampering(stored: tuple[Path, list[str]], name
     assert "damaged:" in out
     code, out, _ = _run("check", "--db", str(path), "--json")
     assert json.loads(out)["ok"] is False
+
+
+@pytest.mark.parametrize("name", TAMPERING)
+def test_check_in_workers_finds_what_one_process_finds(
+    stored: tuple[Path, list[str]], name: str
+) -> None:
+    path, ids = stored
+    TAMPERING[name][0](path, ids)
+    assert check_store(path, jobs=2) == check_store(path, jobs=1)
+
+
+def test_a_large_stores_games_are_checked_in_workers(
+    stored: tuple[Path, list[str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # without --jobs, a store of SHARED games or more is checked a share a core: each
+    # game once, in a worker, not here; found and said as in one process
+    if cores() < 2:
+        pytest.skip("one core: a check runs in one process")
+    path, ids = stored
+    said = tmp_path / "checked-by"
+    real = check._shared_game
+
+    def counted(row: dict[str, Any]) -> Any:
+        with said.open("a") as f:
+            f.write(f"{os.getpid()} {row['id']}\n")
+        return real(row)
+
+    monkeypatch.setattr(check, "_shared_game", counted)
+    monkeypatch.setattr(check, "SHARED", len(ids))
+    result = check_store(path, jobs=None)
+    lines = [line.split() for line in said.read_text().splitlines()]
+    assert sorted(game for _, game in lines) == sorted(ids)
+    assert {int(pid) for pid, _ in lines} - {os.getpid()} == {int(pid) for pid, _ in lines}
+    assert result == check_store(path, jobs=1)
+    assert result.ok
 
 
 def test_check_reads_every_event_as_the_careful_reader_does(tmp_path: Path) -> None:
