@@ -24,6 +24,18 @@ import typer.testing
 typer.testing._get_command = functools.cache(typer.testing._get_command)  # type: ignore[attr-defined]
 
 ROOT = Path(__file__).resolve().parent.parent  # the repository: the tmux pane starts there
+
+
+@pytest.fixture(autouse=True)
+def _own_standard_input() -> Iterator[None]:
+    """Each test's commands read the standard input it gives them: a process copies what
+    is piped in (``-``) once and reads the copy from then on (``importers.reading.spool``:
+    a command is a process of its own), so what an earlier test in this process piped
+    in is forgotten after it."""
+    from importers import reading
+
+    yield
+    reading._SPOOLED.clear()
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
