@@ -164,7 +164,9 @@ def in_order(
     place of an item not in the share (a reader that skips the games it need not
     read, ``importers.skipping``), as long as it gives one for every position, and
     ``mark`` gives it the mark of the item it stands for (the same in every worker).
-    InputChanged where the workers' marks part; WorkerLost for a worker that died."""
+    InputChanged where the workers' marks part; WorkerLost for a worker that died. What a
+    worker raises is raised here: a ``GetbitError`` as it is (the input's fault: a store
+    that cannot be read), anything else as a RuntimeError saying it is a bug."""
     size = CHUNK if chunk is None else chunk
     context = multiprocessing.get_context("fork")  # the workers start as this process is
     queues = [context.Queue(AHEAD) for _ in range(jobs)]
@@ -282,6 +284,8 @@ def _worker(
         if done:
             send(("chunk", before, trace, first, done))
         send(("end", count, trace))
+    except GetbitError as exc:  # the input's fault (a store that cannot be read): as it is
+        send(exc)
     except BaseException as exc:  # a bug here: the writer says so
         send(RuntimeError(bug(exc)))
     out.close()

@@ -658,15 +658,16 @@ def _shared_rows(given: _Given, share: object) -> Iterator[dict[str, Any]]:
     """Every games row up to ``given.upto``, read in a worker (``in_order``: each worker
     reads them all and checks its share), on a connection of its own, in one snapshot."""
     with GameStore(given.path, create=False, readonly=True) as store:
-        checker = _Checker(store.db.conn)
+        checker = _Checker(store.db.conn, given.path)
         checker.ranged, checker.sources = given.ranged, given.sources
         checker.kinds = eventlog.Kinds() if given.compact else None
         _WORKER[:] = [checker]
-        checker.conn.execute("BEGIN")
         try:
+            checker.conn.execute("BEGIN")
             yield from checker._rows(given.chained, given.columns, given.upto)
-        finally:
             checker.conn.execute("COMMIT")
+        except sqlite3.DatabaseError as exc:  # as the one process says it (check_store)
+            raise StoreError(f"{given.path}: the store cannot be checked: {exc}") from None
 
 
 def _shared_game(row: dict[str, Any]) -> tuple[dict[str, Any], list[str], int, int]:
@@ -674,7 +675,10 @@ def _shared_game(row: dict[str, Any]) -> tuple[dict[str, Any], list[str], int, i
     was stored before its record text was hashed."""
     checker = _WORKER[0]
     events, unrecorded = checker.events, checker.unrecorded
-    problems = checker._game(str(row["id"]), row)
+    try:
+        problems = checker._game(str(row["id"]), row)
+    except sqlite3.DatabaseError as exc:  # as the one process says it (check_store)
+        raise StoreError(f"{checker.path}: the store cannot be checked: {exc}") from None
     return row, problems, checker.events - events, checker.unrecorded - unrecorded
 
 

@@ -545,6 +545,20 @@ def test_check_in_workers_finds_what_one_process_finds(
     assert check_store(path, jobs=2) == check_store(path, jobs=1)
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_store_that_cannot_be_read_game_by_game_is_said_so_in_workers_too(
+    stored: tuple[Path, list[str]], jobs: int
+) -> None:
+    # a column the check reads a game by gone: not a bug of getbit, whoever reads it
+    path, _ = stored
+    _tamper(path, ("ALTER TABLE violations RENAME COLUMN message TO said", ()))
+    with pytest.raises(StoreError, match="the store cannot be checked: no such column: message"):
+        check_store(path, jobs=jobs)
+    code, _, err = _run("check", "--jobs", str(jobs), "--db", str(path))
+    assert code == 2
+    assert "cannot be checked" in err
+
+
 def test_a_large_stores_games_are_checked_in_workers(
     stored: tuple[Path, list[str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
