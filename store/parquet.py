@@ -35,6 +35,7 @@ from typing import Any
 
 import attrs
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from getbit_events.errors import InputError, StoreError
@@ -184,6 +185,7 @@ def _event_rows(conn: sqlite3.Connection, where: str) -> Iterator[tuple[Any, ...
         kinds = eventlog.Kinds()
         kinds.load(conn)
     fields = _Fields()
+    known = fields.known  # looked up here first: a call an event is a tenth of an export
     # "+": the selection is a test on each game in turn, not the order the rows come in
     # (SQLite would then sort every event of them)
     for game_id, decoded in eventlog.chosen_rows(conn, kinds, where.format(id="+g.id")):
@@ -191,7 +193,8 @@ def _event_rows(conn: sqlite3.Connection, where: str) -> Iterator[tuple[Any, ...
             raise StoreError(f"game {game_id}: {decoded.unread[0]} ('getbit check' says more)")
         bucket = _bucket(game_id)
         for seq, tag, version, round_, payload in decoded.rows:
-            yield (game_id, seq, tag, version, round_, *fields(tag, payload), payload, bucket)
+            typed = known.get((tag, payload)) or fields(tag, payload)
+            yield (game_id, seq, tag, version, round_, *typed, payload, bucket)
 
 
 def _tag(tags: dict[str, Any], name: str) -> str | None:
@@ -224,24 +227,27 @@ class _Buckets:
     def __init__(self, folder: Path, schema: Any, rows_per_file: int, group: int) -> None:
         self.folder, self.schema = folder, schema
         self.rows_per_file, self.group = rows_per_file, group
-        self.pending: dict[str, list[Any]] = {}
-        self.held: dict[str, int] = {}
-        self.files: dict[str, list[Any]] = {}  # bucket -> [writer, rows in it, files so far]
+        self.pending: dict[int, list[Any]] = {}
+        self.held: dict[int, int] = {}
+        self.files: dict[int, list[Any]] = {}  # bucket -> [writer, rows in it, files so far]
 
-    def add(self, batch: Any, buckets: Sequence[str]) -> None:
-        where: dict[str, list[int]] = {}
-        for i, bucket in enumerate(buckets):
-            where.setdefault(bucket, []).append(i)
-        for bucket, rows in where.items():
-            part = batch if len(rows) == len(buckets) else batch.take(pa.array(rows))
+    def add(self, batch: Any, buckets: Sequence[int]) -> None:
+        # each bucket's rows picked out by Arrow, in the order they come (not a loop over
+        # the rows here: a fifth of an export's time)
+        column = pa.array(buckets, type=pa.int8())
+        for bucket in pc.unique(column).to_pylist():
+            part = batch.filter(pc.equal(column, bucket))
+            rows = part.num_rows
+            if rows == len(buckets):
+                part = batch
             self.pending.setdefault(bucket, []).append(part)
-            self.held[bucket] = self.held.get(bucket, 0) + len(rows)
+            self.held[bucket] = self.held.get(bucket, 0) + rows
             if self.held[bucket] >= self.group:
                 self._flush(bucket)
         while sum(self.held.values()) > 4 * self.group:  # memory: the fullest goes first
             self._flush(max(self.held, key=self.held.__getitem__))
 
-    def _flush(self, bucket: str) -> None:
+    def _flush(self, bucket: int) -> None:
         table = pa.Table.from_batches(self.pending.pop(bucket), schema=self.schema)
         del self.held[bucket]
         while table.num_rows:
