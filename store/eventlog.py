@@ -86,11 +86,15 @@ class Kinds:
         self.texts: dict[int, tuple[int, ...]] = {}  # code -> where its texts are in an event
 
     def load(self, conn: sqlite3.Connection) -> None:
+        # a kind whose values are not of the kinds getbit writes is not known: the events
+        # of it cannot be read ("its kind ... is not known"), and say so, never more
         self.rows = {
-            row[0]: (row[1], row[2], str(row[3]), int(row[4] or 0), int(row[5] or 0))
+            row[0]: (row[1], row[2], row[3], row[4] or 0, row[5] or 0)
             for row in conn.execute(
                 "SELECT kind, type, version, template, strings, raw FROM event_kinds"
             )
+            if type(row[0]) is int and isinstance(row[1], str) and type(row[2]) is int
+            and isinstance(row[3], str) and type(row[4] or 0) is int and type(row[5] or 0) is int
         }
         self.codes = {kind: code for code, kind in self.rows.items()}
         self.texts = {code: _positions(kind) for code, kind in self.rows.items()}
@@ -202,8 +206,10 @@ def run_rows(
     for start, round_, text in runs:
         try:
             elements = json.loads(text)
-            if not isinstance(elements, list) or not isinstance(start, int):
+            if not isinstance(elements, list) or type(start) is not int:
                 raise ValueError("not a list of events")
+            if type(round_) is not int:
+                raise ValueError(f"their round {str(round_)[:20]!r} is not a whole number")
         except (ValueError, TypeError) as exc:
             out.unread.append(f"the events from seq {start} cannot be read ({exc})")
             continue
@@ -307,7 +313,7 @@ def chosen_rows(
 
 def stream_runs(
     conn: sqlite3.Connection, game: str = "get-bit", where: str | None = None
-) -> Iterator[tuple[str, int | None, Any, list[tuple[Any, Any, Any]]]]:
+) -> Iterator[tuple[str, Any, Any, list[tuple[Any, Any, Any]]]]:
     """Every game of ``game`` (``games.game``), or that ``where`` keeps (an SQL
     condition on its games row ``g``, in place of the game), in the order stored: its
     id, how many events its row holds, its strings' text (None: no events stored) and
@@ -321,7 +327,7 @@ def stream_runs(
         () if where else (game,),
     )
     current: str | None = None
-    held: int | None = None
+    held: Any = None  # as the games row holds it: a number, unless damaged
     strings_text: Any = None
     runs: list[tuple[Any, Any, Any]] = []
     for game_id, count, strings, seq, round_, events in cursor:
@@ -351,7 +357,7 @@ def quick_events(
     kinds: Kinds,
     strings_text: Any,
     runs: list[tuple[Any, Any, Any]],
-    held: int,
+    held: Any,
     seen: dict[tuple[Any, ...], Any],
     make: Callable[[Any, Any, Any, Any], Any],
 ) -> list[Any] | None:
@@ -363,7 +369,7 @@ def quick_events(
         strings = json.loads(strings_text)
         events: list[Any] = []
         for start, round_, text in runs:
-            if start != len(events) + 1:
+            if start != len(events) + 1 or type(round_) is not int:
                 return None
             for element in json.loads(text):
                 code = element[0]

@@ -353,6 +353,12 @@ def write_parquet(
         _move_in(work, place)
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"{store.path}: could not read the games to export: {exc}") from None
+    except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:  # a value of a kind getbit never
+        # writes in a column (a text for a number): changed since it was stored
+        raise StoreError(
+            f"{store.path}: a stored value cannot be exported, it is not of its column's "
+            f"kind ({' '.join(str(exc).split())[:200]}); run getbit check"
+        ) from None
     except OSError as exc:
         raise InputError(f"{target}: cannot write: {exc.strerror or exc}") from None
     finally:

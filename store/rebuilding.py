@@ -74,7 +74,6 @@ def rebuild_read_model(
     return RebuildResult(games, events, rows, tuple(skipped))
 
 
-
 class _GamesRows:
     """What a rebuild needs of a game's games row (status, tags, rowid, whether the row
     was changed since it was stored: it no longer matches its chain value), read by

@@ -12,6 +12,7 @@ from contextlib import AbstractContextManager
 from operator import itemgetter
 from typing import Any
 
+from getbit_events.errors import StoreError
 from store import readmodel
 from store.schema import DROPPED, GAME, live, upsert
 from store.stored import GET_BIT
@@ -160,7 +161,7 @@ def read_totals(
         if write is None and state is not None and state[0] == "stale":
             worked_out = _standings_again(conn)
             state = None if worked_out is None else (worked_out[1],)
-        return readmodel.Totals(
+        totals = readmodel.Totals(
             players=conn.execute(f"SELECT * FROM player_totals{one}", key).fetchall(),
             names=conn.execute("SELECT * FROM player_names").fetchall(),
             pairs=conn.execute(
@@ -176,8 +177,50 @@ def read_totals(
             latest=json.loads(state[0])[1] if state is not None else None,
             left_out=left_out_counts(conn),
         )
+        odd = _odd_table(totals)
+        if odd is not None:
+            raise StoreError(
+                f"the statistics table {odd} holds a value of a kind getbit never writes "
+                "there (changed since it was written): getbit rebuild makes it again; "
+                "getbit check says more"
+            )
+        return totals
     finally:
         conn.execute("COMMIT")
+
+
+def _odd_table(totals: readmodel.Totals) -> str | None:
+    """The first totals table whose rows hold a value of a kind getbit never writes there
+    (a text for a count, say): the reports would fail on it, or count it wrongly."""
+
+    def number(value: Any, none: bool = False) -> bool:
+        return (value is None and none) or (
+            type(value) in (int, float) and value == value  # not NaN
+        )
+
+    def counts(rows: list[tuple[Any, ...]], keys: int) -> bool:
+        return all(
+            all(k is None or isinstance(k, str) or type(k) is int for k in row[:keys])
+            and all(type(v) is int for v in row[keys:])
+            for row in rows
+        )
+
+    if not counts(totals.players, 3):
+        return "player_totals"
+    if not all(isinstance(r[0], str) and isinstance(r[1], str) and type(r[2]) is int
+               and isinstance(r[3], str) for r in totals.names):
+        return "player_names"
+    if not counts(totals.pairs, 2):
+        return "pair_totals"
+    if not counts(totals.games, 2):
+        return "game_totals"
+    for row in totals.standings:
+        mu, sigma, *runs, last_order, last_game = row[1:]
+        if not (isinstance(row[0], str) and number(mu, True) and number(sigma, True)
+                and all(type(v) is int for v in runs)
+                and isinstance(last_order, str) and isinstance(last_game, str)):
+            return "standings"
+    return None
 
 
 def left_out_counts(conn: sqlite3.Connection) -> tuple[tuple[str, int], ...]:

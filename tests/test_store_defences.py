@@ -607,26 +607,35 @@ def test_check_reads_every_event_as_the_careful_reader_does(tmp_path: Path) -> N
     assert any(len(rounds) > 1 for rounds in careful.read.values())
 
 
-def test_a_text_read_before_at_a_round_that_is_no_number_is_not_an_event(
+def test_a_text_read_before_at_a_round_that_is_no_number_is_not_an_event() -> None:
+    # check reads a payload text once (``_Careful``): the same text again, at a round that
+    # is no whole number (a store from before keeps rows as any program wrote them), is
+    # refused as the careful reader refuses it, read before or not
+    text = '{"who":"Ann"}'
+    rounds: list[Any] = [2, "two", True, 3]
+    rows = [(seq, "card-chosen", 1, r, text) for seq, r in enumerate(rounds, 1)]
+    events, unread = _Careful().decode(rows, bite=False)
+    assert [e.round for e in events] == [2, 3]
+    said = "is not an event: card-chosen: round: expected a whole number, not"
+    assert unread == [f"event 2 (card-chosen) {said} text", f"event 3 (card-chosen) {said} true"]
+
+
+def test_a_run_whose_round_is_no_number_is_damage_not_a_crash(
     stored: tuple[Path, list[str]]
 ) -> None:
-    # a card chosen in game 2 whose payload text game 1 holds too (read before), its run's
-    # round made text: the careful reader refuses it, so check must, read before or not
+    # a round made text behind the guard: every command names the game as damaged (the
+    # compiled build's typed code stopped at it with a TypeError, "internal error")
     path, ids = stored
-    conn = sqlite3.connect(path)
-    first = {p for (p,) in conn.execute(
-        "SELECT payload FROM events WHERE game_id = ? AND type = 'card-chosen'", (ids[0],))}
-    seq = next(seq for seq, p in conn.execute(
-        "SELECT seq, payload FROM events WHERE game_id = ? AND type = 'card-chosen' ORDER BY seq",
-        (ids[1],)) if p in first)
-    conn.close()
-    two: Any = "two"  # no round of a Row: what another program may write
-    _rewrite_events(path, ids[1], lambda rows: [
-        (*r[:3], two, r[4]) if r[0] == seq else r for r in rows])
+    two = ("UPDATE event_runs SET round = 'two' WHERE round = 2 AND game = "
+           "(SELECT game FROM event_games WHERE game_id = ?)")
+    _tamper(path, (two, (ids[1],)), drop="event_runs_no_update")
     said = [d.problem for d in check_store(path).damage if d.game == ids[1]]
-    assert any(f"event {seq} (card-chosen) is not an event: card-chosen: round: expected a "
-               "whole number, not text"
-               in p for p in said), said
+    assert any("cannot be read (their round 'two' is not a whole number)" in p
+               for p in said), said
+    for command in (["show", ids[1]], ["replay", ids[1]], ["rebuild"], ["check"]):
+        code, _, err = _run(*command, "--db", str(path))
+        assert code in (1, 2), (command, err)
+        assert "internal error" not in err
 
 
 def test_check_of_what_is_not_a_store_exits_2(tmp_path: Path) -> None:
@@ -683,6 +692,51 @@ def test_no_command_crashes_on_a_damaged_game(
     assert code == 0
     code, _, _ = _run("replay", ids[0], *db)
     assert code == 0
+
+
+#: Values of a kind getbit never writes where it writes them, put there behind the guards
+#: (the compiled build's typed code stopped at each with an "internal error": found by
+#: review): each is damage a command says, never a crash.
+ODD_VALUES: dict[str, tuple[str, str]] = {
+    "a round made text": ("event_runs_no_update",
+                          "UPDATE event_runs SET round = 'two' WHERE round = 2"),
+    "a round made a fraction": ("event_runs_no_update",
+                                "UPDATE event_runs SET round = 2.5 WHERE round = 2"),
+    "a game's texts made a number": ("event_games_no_update", "UPDATE event_games SET strings = 7"),
+    "a kind's version made text": ("event_kinds_no_update", "UPDATE event_kinds SET version = 'v'"),
+    "a kind's template made a number": ("event_kinds_no_update",
+                                        "UPDATE event_kinds SET template = 5"),
+    "a kind's text slots made text": ("event_kinds_no_update",
+                                      "UPDATE event_kinds SET strings = 'x'"),
+    "a count of events made text": ("games_no_update", "UPDATE games SET events = 'x'"),
+    "a record's size made text": ("sources_no_update", "UPDATE sources SET size = 'big'"),
+    "a violation's round made text": ("violations_no_update", "UPDATE violations SET round = 'r'"),
+    "a violation's message made bytes": ("violations_no_update",
+                                         "UPDATE violations SET message = X'00ff'"),
+    "a read-model count made text": ("", "UPDATE game_swimmers SET bites_taken = 'many'"),
+    "a rating made text": ("", "UPDATE standings SET mu = 'x'"),
+    "a total made text": ("", "UPDATE player_totals SET wins = 'x'"),
+}
+
+
+@pytest.mark.parametrize("odd", ODD_VALUES)
+def test_no_command_crashes_on_a_value_of_a_kind_getbit_never_writes(
+    stored: tuple[Path, list[str]], tmp_path: Path, odd: str
+) -> None:
+    path, ids = stored
+    guard, sql = ODD_VALUES[odd]
+    _tamper(path, (sql, ()), drop=guard)
+    code, out, _ = _run("check", "--db", str(path))
+    assert code == 1, out
+    for command in (
+        ["show", ids[1]], ["replay", ids[1]], ["report", ids[1]], ["games"], ["stats"],
+        ["stats", "--json"], ["export", "--all", "--format", "gbn"],
+        ["export", "--all", "--format", "parquet", "-o", str(tmp_path / "pq")],
+        ["check", "--jobs", "2"], ["rebuild"],
+    ):
+        code, _, err = _run(*command, "--db", str(path))
+        assert code in (0, 1, 2), (command, err)
+        assert "internal error" not in err, (command, err)
 
 
 def test_a_games_row_changed_is_shown_by_no_command_as_the_games(
