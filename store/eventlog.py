@@ -84,15 +84,19 @@ class Kinds:
         self.fresh = False
         self.generation = 0  # moves on whenever the codes known may have changed
         self.texts: dict[int, tuple[int, ...]] = {}  # code -> where its texts are in an event
+        self.top = 0  # the highest code stored, of a kind known or not
 
     def load(self, conn: sqlite3.Connection) -> None:
         # a kind whose values are not of the kinds getbit writes is not known: the events
-        # of it cannot be read ("its kind ... is not known"), and say so, never more
+        # of it cannot be read ("its kind ... is not known"), and say so, never more; a new
+        # kind still takes a code none holds (``top``)
+        found = conn.execute(
+            "SELECT kind, type, version, template, strings, raw FROM event_kinds"
+        ).fetchall()
+        self.top = max((row[0] for row in found if type(row[0]) is int), default=0)
         self.rows = {
             row[0]: (row[1], row[2], row[3], row[4] or 0, row[5] or 0)
-            for row in conn.execute(
-                "SELECT kind, type, version, template, strings, raw FROM event_kinds"
-            )
+            for row in found
             if type(row[0]) is int and isinstance(row[1], str) and type(row[2]) is int
             and isinstance(row[3], str) and type(row[4] or 0) is int and type(row[5] or 0) is int
         }
@@ -112,7 +116,7 @@ class Kinds:
             self.load(conn)
         code = self.codes.get(kind)
         if code is None:
-            code = max(self.rows, default=0) + 1
+            code = self.top = self.top + 1
             conn.execute(
                 "INSERT INTO event_kinds (kind, type, version, template, strings, raw) "
                 "VALUES (?, ?, ?, ?, ?, ?)",

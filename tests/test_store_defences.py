@@ -739,6 +739,21 @@ def test_no_command_crashes_on_a_value_of_a_kind_getbit_never_writes(
         assert "internal error" not in err, (command, err)
 
 
+def test_a_kind_of_a_kind_getbit_never_writes_costs_no_new_game(
+    stored: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    # the store's last kind made unreadable: it is not known, and a new kind takes a
+    # code past it (it took that kind's code, and every new game was refused)
+    path, _ = stored
+    last = "UPDATE event_kinds SET version = 'v' WHERE kind = (SELECT MAX(kind) FROM event_kinds)"
+    _tamper(path, (last, ()), drop="event_kinds_no_update")
+    games = tmp_path / "more.gbn"
+    games.write_text(write_gbn(simulate_games(3, "shark", 5, 77, "random")), encoding="utf-8")
+    code, out, err = _run("import", str(games), "--db", str(path))
+    assert code == 0, err
+    assert "3 stored" in out
+
+
 def test_a_games_row_changed_is_shown_by_no_command_as_the_games(
     stored: tuple[Path, list[str]],
 ) -> None:
