@@ -304,9 +304,13 @@ def _where(message: str) -> str:
 
 
 def event_from_payload(
-    tag: str, version: int, round_: int, fields: Mapping[str, Any], pos: SourcePos | None = None
+    tag: Any, version: Any, round_: Any, fields: Mapping[str, Any], pos: SourcePos | None = None
 ) -> Event:
     """The event a stored or wire payload stands for, upcast to the current version.
+
+    ``tag``, ``version`` and ``round_`` are taken as they come (``Any``): declared ``str``
+    and ``int``, the compiled build took ``true`` for the round 1 at the call (a bool is an
+    int to mypyc), where the converter refuses it.
 
     Raises InputError naming the type and the field when the payload does not fit.
     """
@@ -432,7 +436,7 @@ def bite_payload_json(event: BiteEvent) -> str:
 
 
 def bite_event_from_payload(
-    tag: str, version: int, turn: int, fields: Mapping[str, Any]
+    tag: Any, version: Any, turn: Any, fields: Mapping[str, Any]
 ) -> BiteEvent:
     """The "Come on! Bite me!" event a stored payload stands for, strictly checked
     (InputError naming the type and the field when it does not fit)."""

@@ -32,9 +32,6 @@ from store.importing import import_paths
 from store.schema import GAME_COLUMNS
 from store.stored import GENESIS, chain_value
 
-#: what these test is plain Python in both builds (none of setup.py's COMPILED is their
-#: subject): the compiled build's pass of .ci/run leaves them to the plain pass
-
 INVALID = """[Line "Ann, Bob, Cid, Dee"]
 1. Ann 1, Bob 2, Cid 3, Dee 4
 2. Ann 2, Bob 3, Cid 4, Dee 5 ; bit Dee
