@@ -5,10 +5,11 @@
 (a) getbit-events reading and validating GBN text, in card plays per second,
     against (d) python-chess reading and checking its own PGN games
     (``chess.pgn.read_game``), in moves per second. The records state every
-    outcome (``write_gbn``'s default), so the validator checks those too; two
-    more lines show the same run when each game's events are also made (as
-    ``getbit import`` does), on records with only the cards, and on a JSON Lines
-    log of the same games' choices and reveals (as ``bench/scale.py --log``);
+    outcome (``write_gbn``'s default), so the validator checks those too; more
+    lines show the same run when each game's events are also made (as
+    ``getbit import`` does), on records with only the cards, on a JSON Lines
+    log of the same games' choices and reveals (as ``bench/scale.py --log``), and
+    on a log of every event of them (as a program that plays the game writes one);
 (b) ``replay`` of the validated event streams (the trusted fold, a frozen
     state per event), against (c) a bare loop folding the same events, as plain
     dicts, into a mutable dict state; both in events per second.
@@ -241,6 +242,17 @@ def main() -> None:
         )
 
     t_a_log, _ = best(validate_log, args.repeat)
+    # and as a log of every event, as a program that plays the game (or getbit export)
+    # writes it
+    full = "".join(write_jsonl((f"g{k}", game) for k, game in enumerate(games))).encode()
+
+    def validate_full_log() -> int:
+        return sum(
+            validate_game(game).valid
+            for game in iter_jsonl(io.BytesIO(full), "bench.jsonl")
+        )
+
+    t_a_full, _ = best(validate_full_log, args.repeat)
     data = text.encode()
 
     def read_all() -> int:
@@ -294,6 +306,10 @@ def main() -> None:
     print(
         f"    ... a JSON Lines log: {plays / t_a_log:10,.0f} card plays/s  ({t_a_log:.3f} s)"
         f"  = {plays / t_a_log / d:.2f}x (d)   (its choices and reveals)"
+    )
+    print(
+        f"    ... a log of every event: {plays / t_a_full:6,.0f} card plays/s  ({t_a_full:.3f} s)"
+        f"  = {plays / t_a_full / d:.2f}x (d)"
     )
     print(f"(d) python-chess PGN:  {d:12,.0f} moves/s       ({moves} moves, {t_d:.3f} s)")
     print(

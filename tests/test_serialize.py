@@ -19,11 +19,15 @@ from biteme.simulate import simulate_bite
 from getbit_events.errors import InputError
 from getbit_events.events import (
     EVENT_TYPES,
+    CardChosen,
     CardsRevealed,
     CardsTakenBack,
+    Event,
+    GameEnded,
     SharkCardPlayed,
     SourcePos,
     SwimmerBitten,
+    SwimmerDevoured,
     SwimmerMoved,
 )
 from getbit_events.simulate import simulate_game
@@ -463,3 +467,69 @@ def test_an_envelope_of_the_wrong_kind_is_refused_by_either_build(
     # mypyc), where the converter and plain Python refuse it: both must say the same
     with pytest.raises(InputError):
         event_from_payload(tag, version, round_, {"who": "Ann"})
+
+
+def _events_of_every_plain_class() -> list[Event]:
+    games = [simulate_game(v, n, seed, "sensible")
+             for v, n, seed in (("shark", 5, 3), ("standard", 6, 4), ("two-player", 2, 5))]
+    return [e for game in games for e in game if type(e) in wire._PLAIN]
+
+
+def _fields(event: Event) -> dict[str, Any]:
+    line = json.loads(json.dumps(event_to_wire(event, "g1", 1)))
+    return {k: v for k, v in line.items() if k not in ("type", "v", "game", "seq")}
+
+
+@st.composite
+def _plain_fields(draw: st.DrawFn) -> tuple[type[Any], dict[str, Any]]:
+    """An event's fields as a log may give them: as written, or one field made odd,
+    removed, or one added."""
+    event = draw(st.sampled_from(_EVERY_PLAIN))
+    data = _fields(event)
+    change = draw(st.sampled_from(["none", "value", "item", "missing", "extra", "pos"]))
+    if change == "value":
+        data[draw(st.sampled_from(sorted(data)))] = draw(_ODD)
+    elif change == "item":
+        lists = [k for k, v in data.items() if isinstance(v, list) and v]
+        if lists:
+            key = draw(st.sampled_from(lists))
+            data[key][draw(st.integers(0, len(data[key]) - 1))] = draw(_ODD)
+    elif change == "missing":
+        data.pop(draw(st.sampled_from(sorted(data))))
+    elif change == "extra":
+        data[draw(st.sampled_from(["who", "card", "cards", "v", "zz"]))] = draw(_ODD)
+    elif change == "pos":
+        data["pos"] = draw(st.sampled_from([{"line": 3}, None, SourcePos("f", 2, 1)]))
+    return type(event), data
+
+
+_EVERY_PLAIN = _events_of_every_plain_class()
+
+
+def test_every_class_read_plainly_is_among_the_games() -> None:
+    assert {type(e) for e in _EVERY_PLAIN} >= {
+        CardChosen, SharkCardPlayed, SwimmerMoved, SwimmerBitten, SwimmerDevoured,
+        CardsTakenBack, GameEnded,
+    }
+
+
+@settings(max_examples=600, deadline=None)
+@given(_plain_fields())
+def test_a_plain_event_is_read_as_the_converter_reads_it(
+    given_: tuple[type[Any], dict[str, Any]]
+) -> None:
+    cls, data = given_
+    fast = wire.plain_event(cls, dict(data))
+    try:
+        slow: Any = wire.converter.structure(dict(data), cls)
+    except Exception:  # the converter refuses it: so must the plain way
+        slow = None
+    if fast is not None:
+        assert fast == slow
+        assert all(type(getattr(fast, f.name)) is type(getattr(slow, f.name))
+                   for f in attrs.fields(cls))
+
+
+def test_the_events_of_a_log_take_the_plain_way() -> None:
+    for event in _EVERY_PLAIN:
+        assert wire.plain_event(type(event), _fields(event)) == event
