@@ -12,6 +12,7 @@ share every swimmer that did not change with the snapshot before.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from getbit_events.board import Board
 from getbit_events.events import Event, GameStarted, SwimmerDevoured, SwimmerMoved
@@ -73,12 +74,17 @@ class LineFold:
         self.board = Board(setup)
 
     def apply(self, event: Event) -> None:
-        if isinstance(event, SwimmerMoved):
-            self.board.moved(event.who, event.why)
-        elif isinstance(event, SwimmerDevoured):
-            self.board.devour(event.who, event.why)
-        elif isinstance(event, GameStarted):  # the fold starts again
-            self.board = Board(event)
+        self.take(type(event), event)
+
+    def take(self, kind: type[Any], fields: Any) -> None:
+        """An event of class ``kind`` folded in, from the event or what it is made of
+        (``steps.Fact``: its fields read by name)."""
+        if kind is SwimmerMoved:
+            self.board.moved(fields.who, fields.why)
+        elif kind is SwimmerDevoured:
+            self.board.devour(fields.who, fields.why)
+        elif kind is GameStarted:  # the fold starts again
+            self.board = Board(fields)
 
     @property
     def line(self) -> list[str]:

@@ -22,10 +22,12 @@ from getbit_events.events import (
 from getbit_events.setups import LIMBS, SHARK_CARDS, VARIANTS, hand_size
 from getbit_events.state import GameState
 from getbit_events.steps import (
+    EVENT_OF,
     Bitten,
     Devoured,
     Discarded,
     Ended,
+    Fact,
     HungerLeft,
     Moved,
     SharkTookBack,
@@ -34,6 +36,7 @@ from getbit_events.steps import (
     StatedMiss,
     Step,
     TookBack,
+    fact_event,
     make_events,
 )
 
@@ -51,6 +54,7 @@ __all__ = [
     "make_events",
     "resolve_round",
     "round_events",
+    "round_facts",
     "settle",
     "setup_problems",
 ]
@@ -211,10 +215,18 @@ class Settlement:
         return [tuple.__new__(Moved, (n, "card")) for n in self.moved] + self.steps
 
     def events(self, r: int, pos: SourcePos | None) -> list[Event]:
-        """The round's events in order (``all_steps`` made events), written at ``pos``: the
-        card moves made straight from their names, not through steps."""
-        moves: list[Event] = [SwimmerMoved(r, n, "card", pos) for n in self.moved]
-        return make_events(self.steps, r, pos, moves)
+        """The round's events in order (``all_steps`` made events), written at ``pos``."""
+        facts: list[Fact] = []
+        self.facts(r, pos, facts)
+        return [fact_event(f) for f in facts]
+
+    def facts(self, r: int, pos: SourcePos | None, facts: list[Fact]) -> None:
+        """The round's events in order as facts (``steps.Fact``: each its step), added to
+        ``facts``."""
+        for n in self.moved:
+            facts.append((r, SwimmerMoved, tuple.__new__(Moved, (n, "card")), pos))
+        for step in self.steps:
+            facts.append((r, EVENT_OF[type(step)], step, pos))
 
 
 class Stated:
@@ -248,14 +260,31 @@ def round_events(
 
     ``number`` is the number the record gives the round, where it is not ``r``.
     """
-    events: list[Event] = [CardChosen(r, n, pos) for n, v in revealed if v is not None]
+    facts: list[Fact] = []
+    round_facts(r, pos, revealed, shark, shark_card, number, facts)
+    return [fact_event(f) for f in facts]
+
+
+def round_facts(
+    r: int,
+    pos: SourcePos | None,
+    revealed: tuple[tuple[str, int | None], ...],
+    shark: str | None,
+    shark_card: str | None,
+    number: int | None,
+    facts: list[Fact],
+) -> None:
+    """``round_events`` as facts (``steps.Fact``: a play by its chooser's name), added
+    to ``facts``."""
+    for n, v in revealed:
+        if v is not None:
+            facts.append((r, CardChosen, n, pos))
     if shark is not None and shark_card is not None:
-        events.append(CardChosen(r, shark, pos))
-        events.append(CardsRevealed(r, revealed, pos, number))
-        events.append(SharkCardPlayed(r, shark, shark_card, pos))
+        facts.append((r, CardChosen, shark, pos))
+        facts.append((r, CardsRevealed, CardsRevealed(r, revealed, pos, number), pos))
+        facts.append((r, SharkCardPlayed, SharkCardPlayed(r, shark, shark_card, pos), pos))
     else:
-        events.append(CardsRevealed(r, revealed, pos, number))
-    return events
+        facts.append((r, CardsRevealed, CardsRevealed(r, revealed, pos, number), pos))
 
 
 def resolve_round(

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 from getbit_events.events import (
+    CardChosen,
     CardsDiscarded,
     CardsTakenBack,
     Event,
@@ -43,6 +44,7 @@ __all__ = [
     "Devoured",
     "Discarded",
     "Ended",
+    "Fact",
     "HungerLeft",
     "Moved",
     "SharkTookBack",
@@ -51,6 +53,7 @@ __all__ = [
     "StatedMiss",
     "Step",
     "TookBack",
+    "fact_event",
     "make_events",
     "step_of",
 ]
@@ -155,6 +158,27 @@ EVENT_OF: dict[type[Any], type[Event]] = {
     StatedMiss: MissStated,
     Ended: GameEnded,
 }
+
+#: One event of a game's stream before it is made: its round, its class, what it is
+#: made of, and where it is written. What it is made of is the smallest value at hand
+#: that holds its fields: a ``CardChosen``'s is the chooser's name, an event a step
+#: of the rules makes is that step (``EVENT_OF``), any other is the event itself
+#: (which any fact may be).
+#: The store writes a game from its facts without making its events
+#: (``store.encoding``); ``fact_event`` makes the event.
+Fact = tuple[int, type[Any], Any, SourcePos | None]
+
+
+def fact_event(fact: Fact) -> Event:
+    """The event ``fact`` stands for."""
+    r, cls, value, pos = fact
+    if type(value) is cls:  # the event itself
+        made: Event = value
+        return made
+    if cls is CardChosen:
+        return CardChosen(r, value, pos)
+    return make_events([value], r, pos)[0]  # a step: its fields, between round and pos
+
 
 _STEP_OF: dict[type[Any], type[Step]] = {event: step for step, event in EVENT_OF.items()}
 

@@ -41,6 +41,7 @@ from getbit_events.plays import read_plays
 from getbit_events.record import RecordedGame, RecordedOutcome, RecordedRound, Violation
 from getbit_events.reducer import fold
 from getbit_events.state import GameState
+from getbit_events.steps import Fact, fact_event
 from getbit_events.tags import read_setup
 from getbit_events.verdict import Verdict
 
@@ -141,24 +142,31 @@ class GameReport(Verdict):
         return self.kept("events", self._made_events)
 
     def _made_events(self) -> tuple[Event, ...]:
+        return tuple([fact_event(f) for f in self.facts()])
+
+    def facts(self) -> list[Fact]:
+        """The complete event stream as facts (``steps.Fact``), in order: each event's
+        class and what it is made of (a play by its chooser's name, an outcome by its
+        step of the rules), for a reader that needs no event objects (the store)."""
         if self._setup is None:
-            return ()
-        events: list[Event] = [self._setup]
+            return []
+        setup = self._setup
+        facts: list[Fact] = [(setup.round, GameStarted, setup, None)]
         for r, rnd, revealed, shark, shark_card, outcome in self._log:
             pos = rnd.pos
             number = rnd.number if rnd.number != r else None  # as the record numbers it
-            events.extend(rules.round_events(r, pos, revealed, shark, shark_card, number))
+            rules.round_facts(r, pos, revealed, shark, shark_card, number, facts)
             words = self._words.get(r)
             if words:  # plays of a card of the wrong kind, as written (R3, R11)
-                events.extend([PlayStated(r, who, card, pos) for who, card in words])
-            events.extend(outcome.events(r, pos))
+                for who, card in words:
+                    facts.append((r, PlayStated, PlayStated(r, who, card, pos), pos))
+            outcome.facts(r, pos, facts)
             unread = self._unread.get(r)
             if unread:  # outcomes as written that the rules' outcome leaves aside, kept
-                events.extend([
-                    OutcomeStated(r, o.kind, why, o.names, o.limb, o.number, o.cards, pos)
-                    for why, o in unread
-                ])
-        return tuple(events)
+                for why, o in unread:
+                    stated = OutcomeStated(r, o.kind, why, o.names, o.limb, o.number, o.cards, pos)
+                    facts.append((r, OutcomeStated, stated, pos))
+        return facts
 
     @property
     def state(self) -> GameState | None:

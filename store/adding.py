@@ -14,11 +14,10 @@ from biteme.validate import BiteReport
 from getbit_events.errors import InputError
 from getbit_events.events import GameStarted
 from getbit_events.validate import GameReport
-from importers.wire import payload_json
 from store import readmodel
 from store.encoding import Encoded, Shapes
 from store.schema import compress
-from store.stored import GET_BIT, digest, kept_violations, status_of, utc_now
+from store.stored import GET_BIT, kept_violations, lines_digest, status_of, utc_now
 
 __all__ = ["ID_LENGTH", "NewGame", "games_row", "prepare", "refuse_unreadable", "violation_rows"]
 
@@ -61,23 +60,23 @@ def prepare(report: GameReport) -> NewGame:
     errors (there is no game to keep)."""
     refuse_unreadable(report)
     status = status_of(report)
-    events = report.events  # once: the compiled build makes them again each time
-    payloads = [payload_json(e) for e in events]
-    setup = events[0] if events and isinstance(events[0], GameStarted) else None
+    facts = report.facts()  # the events, not made (store.encoding)
+    setup: GameStarted | None = facts[0][2] if facts and facts[0][1] is GameStarted else None
     tags = dict(setup.tags) if setup else {t.name: t.value for t in report.record.tags}
     swimmers = json.dumps(list(setup.line) if setup else [], ensure_ascii=False)
-    rounds = events[-1].round if events else 0  # events come in round order
+    rounds = facts[-1][0] if facts else 0  # events come in round order
     variant = setup.variant if setup else None
-    row = games_row(report, tags, variant, swimmers, status, rounds, len(events))
+    row = games_row(report, tags, variant, swimmers, status, rounds, len(facts))
     text = report.record.text
-    hashed = digest(report, payloads, events)
+    events, lines = _SHAPES.encode_facts(facts)
+    hashed = lines_digest(report, lines)
     return NewGame(
         digest=hashed,
         row=row,
-        events=_SHAPES.encode_events(events, payloads),
+        events=events,
         violations=violation_rows(report),
         # under the id the game will most likely get (GameStore.add puts the one it got)
-        rows=tuple(readmodel.row_tuples(hashed[:ID_LENGTH], events, status, tags))
+        rows=tuple(readmodel.fact_rows(hashed[:ID_LENGTH], facts, status, tags))
         if setup else (),
         swimmers=swimmers,
         tags=tuple(tags.items()),

@@ -10,21 +10,34 @@ A kind is a type, a version and the payload's text with every value taken out
 (its template); a value that is text is kept once a game, in its strings. The
 template is the payload text with each value's token made ``%s``, so the text
 comes back byte for byte; a payload a template cannot give back (an escape, a
-float, more than ``SLOTS`` values) is kept whole (a raw kind). The commonest
-payloads with many values (``cards-revealed``, ``cards-taken-back``) are shaped
-straight from the event's fields (``_FAST``); ``tests/test_store_size.py``
-holds that to the shape of their text, event by event.
+float, more than ``SLOTS`` values) is kept whole (a raw kind).
+
+An import encodes a game from its facts (``Shapes.encode_facts``, ``steps.Fact``),
+not its events: the commonest events, of a name and a word, are worked out once a
+process (``_Written``); reveals and take-backs are written from their fields in one
+pass (``Shapes._cards``); only the rest are made and shaped from their text.
+``tests/test_encoding.py`` and ``tests/test_store_facts.py`` hold all of it to the
+events' texts shaped one by one, byte for byte.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from getbit_events.events import CardsRevealed, CardsTakenBack
+from getbit_events.events import (
+    CardChosen,
+    CardsRevealed,
+    CardsTakenBack,
+    SwimmerBitten,
+    SwimmerDevoured,
+    SwimmerMoved,
+)
+from getbit_events.steps import Fact, fact_event
 from importers.payload_text import scalar
+from importers.wire import payload_json
 
 __all__ = ["SLOTS", "Encoded", "Kind", "Shapes", "dump", "shape"]
 
@@ -107,58 +120,30 @@ class _Shape:
         self.texts = tuple(n for n in range(SLOTS) if kind[3] >> n & 1) if texts is None else texts
 
 
-# -- shaped from the fields: the payloads that are seldom the same twice ----------------
+# -- the kinds of the payloads written from their fields --------------------------------
 
-_REVEALED: dict[int, _Shape] = {}  # plays -> the shape of a reveal of that many
-_TAKEN: dict[int, _Shape] = {}  # cards -> the shape of a take-back of that many
+_REVEALED: dict[int, Kind] = {}  # plays -> the kind of a reveal of that many
+_TAKEN: dict[int, Kind] = {}  # cards -> the kind of a take-back of that many
 
 
-def _revealed(event: CardsRevealed) -> _Shape | None:
-    """``shape`` of a ``cards-revealed`` payload, from its plays (None: the text's way)."""
-    cards = event.cards
-    n = len(cards)
-    if event.number is not None or 2 * n > SLOTS:
-        return None
-    slots: list[Any] = []
-    for name, card in cards:
-        if _ESCAPED.search(name) or not (card is None or type(card) is int):
-            return None
-        slots.append(name)
-        slots.append(card)
-    known = _REVEALED.get(n)
-    if known is None:
+def _revealed_kind(n: int) -> Kind:
+    """``shape``'s kind of a ``cards-revealed`` payload of ``n`` plays, each a name and a
+    card (or null), no number."""
+    kind = _REVEALED.get(n)
+    if kind is None:
         template = '{"cards":[' + ",".join(["[%s,%s]"] * n) + "]}"
-        kind = (CardsRevealed.TYPE, CardsRevealed.VERSION, template,
-                sum(1 << (2 * k) for k in range(n)), 0)
-        known = _REVEALED[n] = _Shape(kind, [])
-    return _Shape(known.kind, slots, known.texts)
+        kind = _REVEALED[n] = (CardsRevealed.TYPE, CardsRevealed.VERSION, template,
+                               sum(1 << (2 * k) for k in range(n)), 0)
+    return kind
 
 
-def _taken(event: CardsTakenBack) -> _Shape | None:
-    """``shape`` of a ``cards-taken-back`` payload, from its fields (None: the text's way)."""
-    cards = event.cards
-    n = len(cards)
-    if n + 1 > SLOTS or _ESCAPED.search(event.who) or any(type(c) is not int for c in cards):
-        return None
-    known = _TAKEN.get(n)
-    if known is None:
+def _taken_kind(n: int) -> Kind:
+    """``shape``'s kind of a ``cards-taken-back`` payload of ``n`` cards."""
+    kind = _TAKEN.get(n)
+    if kind is None:
         template = '{"who":%s,"cards":[' + ",".join(["%s"] * n) + "]}"
-        kind = (CardsTakenBack.TYPE, CardsTakenBack.VERSION, template, 1, 0)
-        known = _TAKEN[n] = _Shape(kind, [])
-    return _Shape(known.kind, [event.who, *cards], known.texts)
-
-
-_FAST: dict[type[Any], Callable[[Any], _Shape | None]] = {
-    CardsRevealed: _revealed,
-    CardsTakenBack: _taken,
-}
-
-
-def fast_shape(event: Any) -> tuple[Kind, list[Any]] | None:
-    """The shape ``_FAST`` gives an event (None: none), for the tests."""
-    how = _FAST.get(type(event))
-    made = how(event) if how is not None else None
-    return None if made is None else (made.kind, made.slots)
+        kind = _TAKEN[n] = (CardsTakenBack.TYPE, CardsTakenBack.VERSION, template, 1, 0)
+    return kind
 
 
 # -- a game -------------------------------------------------------------------------
@@ -173,7 +158,7 @@ class _Game:
 
     def __init__(self) -> None:
         self.kinds: dict[Kind, str] = {}  # kind -> its placeholder
-        self.strings: dict[str, int] = {}
+        self.strings: dict[str, str] = {}  # text -> its number, as text
         self.runs: list[tuple[int, Any, str]] = []
         self.run: list[str] = []
         self.start = 0
@@ -183,21 +168,29 @@ class _Game:
     def add(self, seq: int, round_: Any, made: _Shape) -> None:
         self.put(seq, round_, self.element(made))
 
+    def marker(self, kind: Kind) -> str:
+        """The placeholder of ``kind`` in this game's runs, added as needed."""
+        kinds = self.kinds
+        marker = kinds.get(kind)
+        if marker is None:
+            marker = kinds[kind] = f"%({len(kinds)})s"
+        return marker
+
+    def string(self, text: str) -> str:
+        """The number of ``text`` in this game's strings, as text, added as needed."""
+        strings = self.strings
+        found = strings.get(text)
+        if found is None:
+            found = strings[text] = str(len(strings))
+        return found
+
     def element(self, made: _Shape) -> str:
         """The element of an event of shape ``made``, its kind and strings added as needed."""
-        kinds = self.kinds
-        marker = kinds.get(made.kind)
-        if marker is None:
-            marker = kinds[made.kind] = f"%({len(kinds)})s"
-        parts = [marker]
+        parts = [self.marker(made.kind)]
         texts = made.texts
-        strings = self.strings
         for n, value in enumerate(made.slots):
             if n in texts:
-                found = strings.get(value)
-                if found is None:
-                    found = strings[value] = len(strings)
-                parts.append(str(found))
+                parts.append(self.string(value))
             else:
                 text = scalar(value)
                 parts.append(text.replace("%", "%%") if "%" in text else text)
@@ -221,11 +214,45 @@ class _Game:
         return tuple(self.kinds), dump(list(self.strings)), tuple(self.runs)
 
 
+class _Written:
+    """An event as the store writes it, whatever its round: its hash line
+    (``stored.digest``) around the round, and its shape."""
+
+    __slots__ = ("head", "made", "tail")
+
+    def __init__(self, event: Any, payload: str, made: _Shape) -> None:
+        self.head = f"{event.TYPE}\t{event.VERSION}\t"
+        self.tail = f"\t{payload}\n"
+        self.made = made
+
+
+#: The classes of the facts written once a process: the commonest events (some 80% of
+#: a game's), whose facts are texts (a chooser's name; a step of the rules of a name
+#: and a word, ``steps.Moved``, ``Bitten``, ``Devoured``), so that facts equal as
+#: values are one payload text.
+_BY_VALUE = frozenset((CardChosen, SwimmerMoved, SwimmerBitten, SwimmerDevoured))
+_WRITTEN = 20_000  # facts kept written, at most (each about 0.5 KB); names likewise
+_HEADS: dict[Any, str] = {
+    cls: f"{cls.TYPE}\t{cls.VERSION}\t" for cls in (CardsRevealed, CardsTakenBack)
+}
+
+
+def _texts_only(value: Any) -> bool:
+    """Whether ``value`` (a fact's) is a text, or a tuple of texts and Nones: only a
+    value of those is equal to it, so it is the same payload text (a number is not:
+    ``1 == True == 1.0``, written ``1``, ``true``, ``1.0``)."""
+    if type(value) is str:
+        return True
+    return isinstance(value, tuple) and all(v is None or type(v) is str for v in value)
+
+
 class Shapes:
     """Games' events encoded, the shapes of the payload texts seen kept (one a process)."""
 
     def __init__(self) -> None:
         self._shapes: dict[tuple[Any, Any, Any], _Shape] = {}
+        self._written: dict[tuple[Any, Any], _Written] = {}
+        self._names: dict[Any, str] = {}  # name -> its JSON text (no escapes in it)
 
     def _shape(self, tag: Any, version: Any, payload: Any) -> _Shape:
         key = (tag, version, payload)
@@ -244,22 +271,105 @@ class Shapes:
             game.add(seq, round_, self._shape(tag, version, payload))
         return game.done()
 
-    def encode_events(self, events: Sequence[Any], payloads: Sequence[str]) -> Encoded:
-        """A game's events encoded (seq 1 first), ``payloads`` their payload texts; some
-        are shaped from their fields (``_FAST``), the rest from their texts."""
+    def encode_facts(self, facts: Sequence[Fact]) -> tuple[Encoded, list[str]]:
+        """A game's events encoded from its facts (``steps.Fact``, seq 1 first), and the
+        lines its hash is made of (``stored.lines_digest``): what ``encode`` and
+        ``stored.digest`` make of its events and their payload texts, without making
+        the commonest (``_BY_VALUE``: each worked out once a process, ``_Written``),
+        reveals and take-backs written from their fields (``_cards``)."""
         game = _Game()
-        # an event the same as one before in the game (the same payload: a swimmer
-        # choosing the same card again, moving to the front again) is the same element
-        elements: dict[tuple[str, str], str] = {}
-        for index, event in enumerate(events):
-            payload = payloads[index]
-            key = (event.TYPE, payload)
-            element = elements.get(key)
-            if element is None:
-                how = _FAST.get(type(event))
-                made = how(event) if how is not None else None
-                if made is None:
-                    made = self._shape(event.TYPE, event.VERSION, payload)
-                element = elements[key] = game.element(made)
-            game.put(index + 1, event.round, element)
-        return game.done()
+        lines: list[str] = []
+        written = self._written
+        elements: dict[_Written, str] = {}  # an event the same as one before in the game
+        for seq, fact in enumerate(facts, 1):
+            r, kind, value, _pos = fact
+            if kind in _BY_VALUE:
+                key = (kind, value)
+                known = written.get(key)
+                if known is None:
+                    known = self._write(fact_event(fact))
+                    if _texts_only(value):
+                        if len(written) >= _WRITTEN:
+                            written.clear()
+                        written[key] = known
+                element = elements.get(known)
+                if element is None:
+                    element = elements[known] = game.element(known.made)
+                game.put(seq, r, element)
+                lines.append(known.head + str(r) + known.tail)
+                continue
+            if kind is CardsRevealed or kind is CardsTakenBack:
+                made = self._cards(game, kind, value)
+                if made is not None:
+                    game.put(seq, r, made[0])
+                    lines.append(_HEADS[kind] + str(r) + made[1])
+                    continue
+            known = self._write(fact_event(fact))
+            game.put(seq, r, game.element(known.made))
+            lines.append(known.head + str(r) + known.tail)
+        return game.done(), lines
+
+    def _write(self, event: Any) -> _Written:
+        """How ``event`` is written: its payload text, shaped from the text."""
+        payload = payload_json(event)
+        return _Written(event, payload, self._shape(event.TYPE, event.VERSION, payload))
+
+    def _cards(self, game: _Game, kind: Any, fields: Any) -> tuple[str, str] | None:
+        """The element and the hash line's tail (``\\tpayload\\n``) of a reveal or a
+        take-back of ``fields``, written in one pass over its cards: what ``shape``
+        makes of its payload text, with each name's JSON text kept once a process. None
+        where its text is shaped otherwise (a name with an escape, a card that is no
+        whole number, a reveal's number, more than ``SLOTS`` values): the text's way."""
+        cards = fields.cards
+        n = len(cards)
+        if kind is CardsRevealed:
+            if fields.number is not None or 2 * n > SLOTS:
+                return None
+            plays: list[str] = []
+            for name, card in cards:
+                quoted = self._quoted(name)
+                if quoted is None:
+                    return None
+                if card is None:
+                    number = "null"
+                elif type(card) is int:
+                    number = int.__repr__(card)
+                else:
+                    return None
+                plays.append(quoted)
+                plays.append(number)
+            # shaped: only now are the game's kinds and strings added to
+            parts = [game.marker(_revealed_kind(n))]
+            pairs: list[str] = []
+            for k in range(n):
+                parts.append(game.string(cards[k][0]))
+                parts.append(plays[2 * k + 1])
+                pairs.append("[" + plays[2 * k] + "," + plays[2 * k + 1] + "]")
+            return ("[" + ",".join(parts) + "]",
+                    '\t{"cards":[' + ",".join(pairs) + "]}\n")
+        who = fields.who
+        quoted = self._quoted(who)
+        if quoted is None or n + 1 > SLOTS:
+            return None
+        numbers: list[str] = []
+        for card in cards:
+            if type(card) is not int:
+                return None
+            numbers.append(int.__repr__(card))
+        listed = ",".join(numbers)
+        element = "[" + game.marker(_taken_kind(n)) + "," + game.string(who)
+        return (element + ("," + listed if n else "") + "]",
+                '\t{"who":' + quoted + ',"cards":[' + listed + "]}\n")
+
+    def _quoted(self, name: Any) -> str | None:
+        """``name`` as a JSON text, kept once a process; None for one that is no text or
+        holds what JSON escapes (its payload text is then shaped the text's way)."""
+        names = self._names
+        quoted = names.get(name)
+        if quoted is None:
+            if type(name) is not str or _ESCAPED.search(name):
+                return None
+            if len(names) >= _WRITTEN:
+                names.clear()
+            quoted = names[name] = '"' + name + '"'
+        return quoted

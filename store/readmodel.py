@@ -98,6 +98,7 @@ from getbit_events.events import (
     SwimmerMoved,
 )
 from getbit_events.reducer import LineFold
+from getbit_events.steps import Fact
 from importers.reading import iso_date
 
 __all__ = [
@@ -116,6 +117,7 @@ __all__ = [
     "Standings",
     "Tally",
     "Totals",
+    "fact_rows",
     "game_status",
     "iso_date",
     "order_key",
@@ -217,11 +219,19 @@ def row_tuples(
     one of ``STATUSES``; ``tags`` every tag of the record (the Date tag is read
     from it, ignoring case). Raises ValueError on a stream without a set-up.
     """
+    return fact_rows(game_id, [(e.round, type(e), e, None) for e in events], status, tags)
+
+
+def fact_rows(
+    game_id: str, facts: Sequence[Fact], status: str, tags: Mapping[str, str]
+) -> list[tuple[Any, ...]]:
+    """``row_tuples`` of a game's stream as facts (``steps.Fact``: each event's class and
+    what it is made of, whose fields read by name as the event's)."""
     if status not in STATUSES:
         raise ValueError(f"status must be one of {', '.join(STATUSES)}, not {status!r}")
-    if not events or not isinstance(events[0], GameStarted):
+    if not facts or facts[0][1] is not GameStarted:
         raise ValueError(f"game {game_id}: the events must start with game-started")
-    setup = events[0]
+    setup: GameStarted = facts[0][2]
     owner = {s: s for s in setup.line}
     for player, team in setup.teams:
         for s in team:
@@ -232,7 +242,7 @@ def row_tuples(
     shark_variant = setup.variant == "shark"
     hunger = setup.hunger
     held = LineFold(setup)  # the line at the end of each round is the fold's
-    ended: GameEnded | None = None
+    ended: Any = None  # the GameEnded, or the step it is made of
     current = 0
     rounds = 0
 
@@ -248,22 +258,22 @@ def row_tuples(
     # A record may name what is not in its line, or play a card no hand holds (the
     # validator reports it and still makes the events): such a fact counts for nobody.
     nobody = [0] * width
-    for e in events[1:]:
-        if e.round != current:
+    for r, kind, e, _pos in facts[1:]:
+        if r != current:
             if current:
                 close_round()
-            current = e.round
+            current = r
             rounds = max(rounds, current)
-        held.apply(e)
-        if isinstance(e, CardChosen):  # the commonest event counts nothing
+        if kind is CardChosen:  # the commonest event counts nothing, moves nobody
             continue
-        if isinstance(e, SwimmerMoved):  # the next commonest
+        held.take(kind, e)
+        if kind is SwimmerMoved:  # the next commonest
             who = e.who
             if who not in acc:
                 continue
             if e.why == "card":
                 acc[who][_MOVED] += 1
-        elif isinstance(e, CardsRevealed):
+        elif kind is CardsRevealed:
             cards = e.cards
             shown = [v for _, v in cards if v is not None]
             for s, v in cards:
@@ -275,29 +285,29 @@ def row_tuples(
                     a[_PLAYS + v] += 1
                 if shown.count(v) > 1:  # R4: equal values tie
                     a[_TIED] += 1
-        elif isinstance(e, CardsTakenBack):
+        elif kind is CardsTakenBack:
             acc.get(e.who, nobody)[_TAKE_BACKS] += 1
-        elif isinstance(e, SwimmerBitten):
+        elif kind is SwimmerBitten:
             a = acc.get(e.who, nobody)
             a[_BITES] += 1
             a[_LIMBS_LOST] += 1
             if shark_variant:
                 shark[_SHARK_BITES] += 1
-        elif isinstance(e, SwimmerDevoured):
+        elif kind is SwimmerDevoured:
             who = e.who
             a = acc.get(who, nobody)
             a[_DEVOURED] = 1
             a[_LIMBS_LOST] = _LIMBS  # R6, R8: devoured has no limbs
-        elif isinstance(e, CardsDiscarded):
+        elif kind is CardsDiscarded:
             shark[_SHARK_EXHAUSTIONS] += 1
             for s, _ in e.cards:
                 acc.get(s, nobody)[_DISCARDED] += 1
-        elif isinstance(e, SharkCardPlayed):
+        elif kind is SharkCardPlayed:
             shark[_SHARK_CARDS] += 1
-        elif isinstance(e, HungerLost):
+        elif kind is HungerLost:
             shark[_SHARK_MISSES] += 1
             hunger = e.left
-        elif isinstance(e, GameEnded):
+        elif kind is GameEnded:
             ended = e
     if current:
         close_round()

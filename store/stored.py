@@ -49,6 +49,7 @@ __all__ = [
     "digest",
     "game_hash",
     "kept_violations",
+    "lines_digest",
     "lookup_store",
     "read_head",
     "record_digest",
@@ -267,7 +268,14 @@ def digest(
         f"{e.TYPE}\t{e.VERSION}\t{e.round}\t{p}\n"
         for e, p in zip(events, payloads, strict=True)
     ]
-    if not events:  # no set-up: the tags, and the record as written, are all there is
+    return lines_digest(report, lines)
+
+
+def lines_digest(report: GameReport, lines: list[str]) -> str:
+    """:func:`digest` of a game whose events' lines are made already (each
+    ``TYPE\\tVERSION\\tround\\tpayload\\n``, as ``encoding.Shapes.encode_facts`` makes
+    them); ``lines`` is added to."""
+    if not lines:  # no set-up: the tags, and the record as written, are all there is
         lines.extend(f"tag\t{tag.name}\t{tag.value}\n" for tag in report.record.tags)
         lines.extend(record_lines(report.record.text))
     lines.extend(

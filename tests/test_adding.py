@@ -14,28 +14,32 @@ from store.stored import game_hash
 
 
 class _Counting:
-    """A report that counts how often its events are asked for (the compiled
-    build makes them again each time: ``GameReport.events`` is not kept there)."""
+    """A report that counts how often its events and its facts are asked for (the
+    compiled build makes them again each time: neither is kept there)."""
 
     def __init__(self, report: GameReport) -> None:
         self._report = report
-        self.asked = 0
+        self.asked = {"events": 0, "facts": 0}
 
     @property
     def events(self) -> Any:
-        self.asked += 1
+        self.asked["events"] += 1
         return self._report.events
+
+    def facts(self) -> Any:
+        self.asked["facts"] += 1
+        return self._report.facts()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._report, name)
 
 
 @pytest.mark.patched
-def test_prepare_asks_for_a_games_events_once() -> None:
+def test_prepare_asks_for_a_games_facts_once_and_makes_no_events() -> None:
     (record,) = read_gbn(write_gbn([simulate_game("shark", 4, seed=5, bot="sensible")]), "g.gbn")
     report = validate_game(record)
     counting = _Counting(report)
     new = adding.prepare(counting)  # type: ignore[arg-type]
-    assert counting.asked == 1
+    assert counting.asked == {"events": 0, "facts": 1}
     assert new.digest == game_hash(report)
     assert new.events == adding.prepare(report).events

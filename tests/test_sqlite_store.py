@@ -356,9 +356,9 @@ def test_two_games_whose_hashes_start_alike_get_distinct_ids(
 ) -> None:
     from store import adding as module
 
-    real = module.digest
+    real = module.lines_digest
     monkeypatch.setattr(
-        module, "digest", lambda r, p, e=None: "abcdef" * 2 + real(r, p, e)[12:]
+        module, "lines_digest", lambda r, lines: "abcdef" * 2 + real(r, lines)[12:]
     )
     first, second = _reports(_sim(2))
     a, b = store.add(first), store.add(second)

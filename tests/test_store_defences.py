@@ -108,14 +108,14 @@ def _files(path: Path) -> dict[str, bytes]:
 
 
 def _fail_for(game_ids: set[str], error: Exception) -> Callable[..., object]:
-    real = readmodel.row_tuples
+    real = readmodel.fact_rows
 
-    def row_tuples(game_id: str, *args: object) -> object:
+    def fact_rows(game_id: str, *args: object) -> object:
         if game_id in game_ids:
             raise error
         return real(game_id, *args)  # type: ignore[arg-type]
 
-    return row_tuples
+    return fact_rows
 
 
 @pytest.mark.patched
@@ -127,7 +127,7 @@ def test_a_game_the_store_fails_on_is_left_out_and_the_others_stored(
     reports = _reports(games.read_text(encoding="utf-8"), str(games))
     doomed = reports[41]
     doomed_id = game_hash_of(doomed)
-    monkeypatch.setattr(readmodel, "row_tuples", _fail_for({doomed_id}, IndexError("boom")))
+    monkeypatch.setattr(readmodel, "fact_rows", _fail_for({doomed_id}, IndexError("boom")))
     seen: list[object] = []
     with GameStore(tmp_path / "games.db") as store:
         summary = import_paths(store, [games], on_report=lambda item, _: seen.append(item))
@@ -152,7 +152,7 @@ def test_import_says_a_bug_and_exits_3_but_stores_the_rest(
     games = tmp_path / "club.gbn"
     games.write_text(_sim(5, seed=4), encoding="utf-8")
     third = game_hash_of(_reports(games.read_text(encoding="utf-8"))[2])
-    monkeypatch.setattr(readmodel, "row_tuples", _fail_for({third}, TypeError("no such thing")))
+    monkeypatch.setattr(readmodel, "fact_rows", _fail_for({third}, TypeError("no such thing")))
     db = tmp_path / "games.db"
     code, out, err = _run("import", str(games), "--db", str(db))
     assert code == 3
@@ -169,7 +169,7 @@ def test_a_game_the_store_refuses_is_said_and_exit_1(
     games = tmp_path / "club.gbn"
     games.write_text(_sim(5, seed=4), encoding="utf-8")
     first = game_hash_of(_reports(games.read_text(encoding="utf-8"))[0])
-    monkeypatch.setattr(readmodel, "row_tuples", _fail_for({first}, StoreError("too odd")))
+    monkeypatch.setattr(readmodel, "fact_rows", _fail_for({first}, StoreError("too odd")))
     code, out, err = _run("import", str(games), "--db", str(tmp_path / "g.db"))
     assert code == 1
     assert "4 stored" in out
@@ -194,7 +194,7 @@ def test_a_failed_game_in_a_batch_rolls_back_alone(
 ) -> None:
     reports = _reports(_sim(3) + "\n" + INVALID)
     doomed = game_hash_of(reports[3])
-    monkeypatch.setattr(readmodel, "row_tuples", _fail_for({doomed}, ValueError("no")))
+    monkeypatch.setattr(readmodel, "fact_rows", _fail_for({doomed}, ValueError("no")))
     with GameStore(tmp_path / "g.db") as store:
         with store.batch():
             for report in reports:
