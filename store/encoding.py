@@ -325,7 +325,8 @@ class Shapes:
         if kind is CardsRevealed:
             if fields.number is not None or 2 * n > SLOTS:
                 return None
-            plays: list[str] = []
+            pairs: list[str] = []  # each play's JSON text
+            numbers: list[str] = []  # each card's
             for name, card in cards:
                 quoted = self._quoted(name)
                 if quoted is None:
@@ -336,22 +337,20 @@ class Shapes:
                     number = int.__repr__(card)
                 else:
                     return None
-                plays.append(quoted)
-                plays.append(number)
+                numbers.append(number)
+                pairs.append("[" + quoted + "," + number + "]")
             # shaped: only now are the game's kinds and strings added to
             parts = [game.marker(_revealed_kind(n))]
-            pairs: list[str] = []
-            for k in range(n):
-                parts.append(game.string(cards[k][0]))
-                parts.append(plays[2 * k + 1])
-                pairs.append("[" + plays[2 * k] + "," + plays[2 * k + 1] + "]")
+            for (name, _card), number in zip(cards, numbers, strict=True):
+                parts.append(game.string(name))
+                parts.append(number)
             return ("[" + ",".join(parts) + "]",
                     '\t{"cards":[' + ",".join(pairs) + "]}\n")
         who = fields.who
         quoted = self._quoted(who)
         if quoted is None or n + 1 > SLOTS:
             return None
-        numbers: list[str] = []
+        numbers = []
         for card in cards:
             if type(card) is not int:
                 return None
