@@ -22,6 +22,7 @@ of memory) is ``WorkerLost``, not a wait for ever.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import multiprocessing
 import os
@@ -35,6 +36,7 @@ from getbit_events.errors import GetbitError, InputError
 __all__ = [
     "AHEAD",
     "CHUNK",
+    "NICER",
     "SMALL_INPUT",
     "InputChanged",
     "Share",
@@ -49,8 +51,15 @@ __all__ = [
 
 #: Items (games, or files that cannot be read) a worker sends back at once.
 CHUNK = 64
-#: Chunks a worker may have made that the writer has not taken yet.
-AHEAD = 2
+#: Chunks a worker may have made that the writer has not taken yet: enough that
+#: the workers go on while the writer commits a batch or copies its log back into
+#: the store (docs/architecture.md, "Speed tricks").
+AHEAD = 8
+#: How much lower the workers' priority is than the process that takes their work
+#: (``os.nice``): with more processes than cores (the workers and the writer), the
+#: writer gets a core whenever it has work, rather than a share of one while the
+#: workers wait on their full queues for it (docs/architecture.md, "Speed tricks").
+NICER = 5
 #: Input smaller than this (bytes: some 40 games of GBN) is read and checked in the one
 #: process when no ``--jobs`` is given: workers would cost more to start than they save.
 SMALL_INPUT = 64 * 1024
@@ -265,6 +274,8 @@ def _worker(
     def mine(position: int) -> bool:
         return (position // chunk) % jobs == me
 
+    with contextlib.suppress(OSError):  # not allowed here: the same work, at the same priority
+        os.nice(NICER)
     try:
         done: list[_R] = []
         trace = before = _START

@@ -407,6 +407,29 @@ def test_a_game_twice_in_one_batch_is_stored_once(store: GameStore) -> None:
     assert store.count() == 1
 
 
+def test_a_batch_keeps_its_savepoints_in_memory_and_then_puts_the_setting_back(
+    store: GameStore,
+) -> None:
+    """Each game's savepoint copies the pages it changes: in a batch SQLite keeps the
+    copies in memory (``temp_store`` 2), not in a temporary file; after it, stored or
+    not, the connection's setting is what it was (its sorts go where they went)."""
+    [report] = _reports(_sim(1))
+
+    def temp_store() -> int:
+        return int(store.db.execute("PRAGMA temp_store").fetchone()[0])
+
+    before = temp_store()
+    assert before != 2
+    with store.batch():
+        assert temp_store() == 2
+        store.add(report)
+    assert temp_store() == before
+    with pytest.raises(RuntimeError, match="stop"), store.batch():
+        raise RuntimeError("stop")
+    assert temp_store() == before
+    assert store.count() == 1
+
+
 def test_batches_cannot_nest(store: GameStore) -> None:
     with store.batch(), pytest.raises(RuntimeError, match="already"), store.batch():
         pass

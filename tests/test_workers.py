@@ -50,6 +50,20 @@ def test_the_results_come_in_the_order_of_the_items_whatever_the_jobs(jobs: int)
     ]
 
 
+def _priority(n: int) -> int:
+    return os.getpriority(os.PRIO_PROCESS, 0)
+
+
+def test_the_workers_yield_the_cores_to_the_process_that_takes_their_work() -> None:
+    """Workers and the writer are more processes than cores: the workers run ``NICER``
+    lower, so the one that takes their work never waits for a core while they wait for
+    it (their queues full); this process keeps its own priority."""
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    [theirs] = set(in_order(lambda share: range(8), _priority, 2, chunk=2))
+    assert theirs == min(mine + workers.NICER, 19) > mine
+    assert os.getpriority(os.PRIO_PROCESS, 0) == mine
+
+
 def test_workers_that_read_an_item_differently_are_stopped_at_the_next_chunk() -> None:
     """Worker 1 sees item 9 as something else (a file changed between their reads). Item
     9 is in worker 0's chunk (8-11), given as worker 0 read it; worker 1's next chunk
