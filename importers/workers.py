@@ -17,7 +17,8 @@ number, read or skipped alike) and sends it with each chunk, at its start and
 its end; where one chunk's start is not the chunk before's end, or the workers
 see the input end in different places, ``in_order`` stops with ``InputChanged``
 rather than give a game twice or leave one out. A worker that dies (killed, out
-of memory) is ``WorkerLost``, not a wait for ever.
+of memory) is ``WorkerLost``, not a wait for ever; a worker whose taker dies ends
+within a second, whatever it was doing.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ import multiprocessing
 import os
 import queue
 import signal
+import threading
+import time
 from collections.abc import Callable, Generator, Hashable, Iterable
 from typing import Any, TypeVar
 
@@ -262,18 +265,13 @@ def _worker(
     marks of every item before it and of every item to its end), then the end (how
     many items there were, and the hash of all their marks)."""
 
-    def send(value: object) -> None:
-        while True:  # the writer gone (killed): stop, do not wait for it forever
-            try:
-                out.put(value, timeout=1.0)
-                return
-            except queue.Full:
-                if os.getppid() != parent:
-                    os._exit(1)
-
     def mine(position: int) -> bool:
         return (position // chunk) % jobs == me
 
+    # The process that takes the work gone (killed): stop, rather than wait for it for
+    # ever on a full queue, or at the end for the last results to leave (they wait for
+    # room in the pipe, and no one reads it any more).
+    threading.Thread(target=_orphaned, args=(parent,), daemon=True).start()
     with contextlib.suppress(OSError):  # not allowed here: the same work, at the same priority
         os.nice(NICER)
     try:
@@ -290,14 +288,21 @@ def _worker(
                 done.append(work(item))
             trace = hash((trace, marked))  # forks of one process: one string hash seed
             if mine(position) and count % chunk == 0:
-                send(("chunk", before, trace, first, done))
+                out.put(("chunk", before, trace, first, done))
                 done = []
         if done:
-            send(("chunk", before, trace, first, done))
-        send(("end", count, trace))
+            out.put(("chunk", before, trace, first, done))
+        out.put(("end", count, trace))
     except GetbitError as exc:  # the input's fault (a store that cannot be read): as it is
-        send(exc)
+        out.put(exc)
     except BaseException as exc:  # a bug here: the writer says so
-        send(RuntimeError(bug(exc)))
+        out.put(RuntimeError(bug(exc)))
     out.close()
     out.join_thread()
+
+
+def _orphaned(parent: int) -> None:
+    """End this worker once ``parent`` (the process that takes its work) is gone."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
