@@ -36,8 +36,11 @@ from store.schema import (
     RECORD,
     ROW_SLOTS,
     SOURCES_GUARDS,
+    UNNUMBERED_GUARDS,
     live,
     read_model_signature,
+    rewrite_guard,
+    source_sql,
     unpack,
 )
 from store.store import GameStore
@@ -111,6 +114,7 @@ class _Checker:
         self.kinds: eventlog.Kinds | None = None  # None: events in a table (a store from before)
         self.ranged = False  # whether the read model keeps a game's rows by its rowids
         self.sources = False  # whether the store keeps record texts
+        self._source_sql: str | None = None  # a game's, in the store's layout
         self.unrecorded = 0  # games stored before their record texts were hashed (m010)
         self.careful = _Careful()
 
@@ -298,9 +302,11 @@ class _Checker:
 
     def _sources(self, game_id: str) -> list[tuple[Any, ...]]:
         """The game's ``sources`` rows (text, size), the first two: one is kept a game."""
-        return self.conn.execute(
-            "SELECT text, size FROM sources WHERE game_id = ? ORDER BY rowid LIMIT 2", (game_id,)
-        ).fetchall() if self.sources else []
+        if not self.sources:
+            return []
+        if self._source_sql is None:  # the store's layout (schema.source_sql)
+            self._source_sql = f"{source_sql(self.conn)} LIMIT 2"
+        return self.conn.execute(self._source_sql, (game_id,)).fetchall()
 
 
     def _game(self, game_id: str, row: dict[str, Any]) -> list[str]:
@@ -575,6 +581,9 @@ class _Checker:
 
     def _strays(self) -> None:
         events = "event_games" if self.kinds is not None else "events"
+        numbered = {events} if self.kinds is not None else set()  # by the game's number too
+        if self.sources and "game" in _columns(self.conn, "sources"):  # m011_by_number
+            numbered.add("sources")
         for table, what in (
             (events, "its events are stored but its game is not (the game was removed)"),
             ("violations", "its violations are stored but its game is not"),
@@ -587,6 +596,16 @@ class _Checker:
                 "WHERE game_id NOT IN (SELECT id FROM games) ORDER BY game_id"
             )
             self.damage.extend(Damage(str(game_id), what) for (game_id,) in cursor)
+            if table in numbered:  # found by number and id: under another's number, unseen
+                cursor = self.conn.execute(
+                    f"SELECT DISTINCT t.game_id FROM {table} t WHERE t.game_id IN "
+                    "(SELECT id FROM games) AND NOT EXISTS (SELECT 1 FROM games g WHERE "
+                    "g.rowid = t.game AND g.id = t.game_id) ORDER BY t.game_id"
+                )
+                self.damage.extend(
+                    Damage(str(game_id), f"{what.split(' but ')[0]} under another game's "
+                           "number, where it is not found") for (game_id,) in cursor
+                )
         if self.kinds is not None:
             cursor = self.conn.execute(
                 "SELECT COUNT(*) FROM event_runs WHERE game NOT IN (SELECT game FROM event_games)"
@@ -595,6 +614,10 @@ class _Checker:
             if strays:
                 self.damage.append(Damage(None, f"{strays} runs of events (event_runs) are "
                                           "stored without their game"))
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
+    return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
 
 
 #: Guards as an earlier getbit made them, which a store not migrated since holds (``getbit
@@ -639,6 +662,9 @@ def _guard_sql() -> dict[str, set[str]]:
     found = {name: {_spaced(sql)} for name, sql in triggers.fetchall()}
     for name, sql in _FORMER_GUARDS.items():
         found[name].add(sql)
+    for table, keys in UNNUMBERED_GUARDS.items():  # before m011_by_number
+        name, sql = rewrite_guard(table, keys)
+        found[name].add(_spaced(sql))
     return found
 
 

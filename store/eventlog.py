@@ -268,8 +268,10 @@ def game_rows(conn: sqlite3.Connection, kinds: Kinds | None, game_id: str) -> De
             (game_id,),
         ).fetchall()
         return out
-    found = conn.execute(
-        "SELECT game, strings FROM event_games WHERE game_id = ?", (game_id,)
+    found = conn.execute(  # by the game's number and id (schema.m011_by_number)
+        "SELECT eg.game, eg.strings FROM games g JOIN event_games eg ON eg.game = g.rowid "
+        "AND eg.game_id = g.id WHERE g.id = ?",
+        (game_id,),
     ).fetchone()
     if found is None:
         return out
@@ -325,7 +327,7 @@ def stream_runs(
     key: nothing is sorted."""
     cursor = conn.execute(
         "SELECT g.id, g.events, eg.strings, r.seq, r.round, r.events FROM games g "
-        "LEFT JOIN event_games eg ON eg.game_id = g.id "
+        "LEFT JOIN event_games eg ON eg.game = g.rowid AND eg.game_id = g.id "
         f"LEFT JOIN event_runs r ON r.game = eg.game WHERE {where or 'g.game = ?'} "
         "ORDER BY g.rowid, r.seq",
         () if where else (game,),

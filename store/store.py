@@ -42,6 +42,7 @@ from store.schema import (
     read_model_signature,
     rewrite_guard,
     row_ids,
+    source_sql,
     unpack,
 )
 from store.stored import (
@@ -116,6 +117,7 @@ class GameStore:
         self._batch: _Batch | None = None  # the batch being written
         self._log = eventlog.Log()  # how events are written compactly: the kinds known
         self._compact: bool | None = None  # whether the events are (a store from before)
+        self._source: str | None = None  # the SQL of a game's record text (source_sql)
         self.db = sqlite_utils.Database(conn, execute_plugins=False)
         self._prepare()
         #: Whether the store is open to read only: asked (``readonly``), or it cannot
@@ -135,8 +137,7 @@ class GameStore:
             # writing, so let it grow to about 40 MB first (measured in bench/store.py)
             conn.execute("PRAGMA wal_autocheckpoint=10000")
             if MIGRATIONS.pending(self.db):
-                with self._write():
-                    MIGRATIONS.apply(self.db)
+                self._migrate()
             if self._meta("read_model") != read_model_signature():
                 self.rebuild()
         except sqlite3.DatabaseError as exc:
@@ -146,11 +147,25 @@ class GameStore:
             conn.close()
             raise
 
+    def _migrate(self) -> None:
+        """Bring the store up to date, in one write, with the foreign keys set aside for
+        it: a migration may make a table again that another's rows name
+        (``m011_by_number``), SQLite's way (lang_altertable.html), which it cannot do
+        with them on; the rows it copies are the rows that were there."""
+        conn = self._conn
+        conn.execute("PRAGMA foreign_keys=OFF")  # outside a transaction, or it does nothing
+        try:
+            with self._write():
+                MIGRATIONS.apply(self.db)
+        finally:
+            conn.execute("PRAGMA foreign_keys=ON")
+
     def _prepare(self) -> None:
         cols = list(readmodel.COLUMNS)
         columns = (*GAME_COLUMNS, *CHAIN_COLUMNS, GAME, RECORD)
-        self._insert_game = (
-            f"INSERT INTO games ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
+        self._insert_game = (  # the rowid given: the game's number (_next_number)
+            f"INSERT INTO games (rowid, {', '.join(columns)}) "
+            f"VALUES (?, {', '.join('?' for _ in columns)})"
         )
         self._insert_event = (
             "INSERT INTO event_runs (game, seq, round, events) VALUES (?, ?, ?, ?)"
@@ -159,7 +174,6 @@ class GameStore:
             'INSERT INTO violations (game_id, line, "column", round, code, rule, message) '
             "VALUES (?, ?, ?, ?, ?, ?, ?)"
         )
-        self._orphans = "SELECT 1 FROM event_games WHERE game_id = ?"
         self._insert_row = (  # rowid first (schema.row_ids)
             f"INSERT INTO {readmodel.TABLE} (rowid, {', '.join(quote(c) for c in cols)}) "
             f"VALUES (?, {', '.join('?' for _ in cols)})"
@@ -227,7 +241,7 @@ class GameStore:
             raise RuntimeError("a batch is already being written")
         try:
             with self._savepoints_in_memory(), self._write() as conn:
-                self._batch = batch = _Batch(self._head())
+                self._batch = batch = _Batch(self._head(), self._next_number())
                 try:
                     yield
                     if batch.lost or not conn.in_transaction:
@@ -308,12 +322,13 @@ class GameStore:
         try:
             with self._write() if batch is None else self._savepoint(batch) as conn:
                 head = self._head() if batch is None else batch.head
-                placed = self._place(conn, new, head[1])
+                number = self._next_number() if batch is None else batch.number
+                placed = self._place(conn, new, head[1], number)
                 if isinstance(placed, AddResult):
                     return placed
                 game_id, seq, chain = placed
                 head = (head[0] + 1, chain)
-                rows = self._facts(conn, new, game_id)
+                rows = self._facts(conn, new, game_id, seq)
                 like = revisions.lookalikes(conn, game_id, dict(new.tags), new.swimmers)
                 strings, runs = self._log.place(conn, new.events)
                 if batch is None:
@@ -329,35 +344,35 @@ class GameStore:
                 batch.rows.extend(row_ids(seq, rows))
                 batch.tally.add(rows, seq)
             batch.head = head
+            batch.number = seq + 1
         return AddResult(game_id, True, new.status, like)
 
     def _place(
-        self, conn: sqlite3.Connection, new: NewGame, prev: str
+        self, conn: sqlite3.Connection, new: NewGame, prev: str, number: int
     ) -> tuple[str, int, str] | AddResult:
-        """Insert the game's row, chained to ``prev``: its id, rowid and chain value;
-        or, for a game already stored, what adding it did."""
+        """Insert the game's row, chained to ``prev``, as game ``number`` (its rowid): its
+        id, rowid and chain value; or, for a game already stored, what adding it did."""
         game_id = new.digest[:ID_LENGTH]
         record = record_digest(new.source, new.violations)
         try:  # the unique id finds a game stored under it: this one, or one starting the same
-            seq, chain = self._insert(conn, prev, (game_id, new.digest, *new.row), new.game, record)
+            chain = self._insert(conn, prev, (number, game_id, new.digest, *new.row), new.game,
+                                 record)
         except sqlite3.IntegrityError:
             game_id, known = self._own_id(new.digest)
             if known:
                 return AddResult(game_id, False, new.status)
-            seq, chain = self._insert(conn, prev, (game_id, new.digest, *new.row), new.game, record)
-        if conn.execute(self._orphans, (game_id,)).fetchone() is not None:
-            raise StoreError(
-                f"game {game_id}: the store holds events under its id but no game "
-                "(a removed game's?): it is not stored; run getbit check"
-            )
-        return game_id, seq, chain
+            chain = self._insert(conn, prev, (number, game_id, new.digest, *new.row), new.game,
+                                 record)
+        return game_id, number, chain
 
-    def _facts(self, conn: sqlite3.Connection, new: NewGame, game_id: str) -> list[tuple[Any, ...]]:
+    def _facts(
+        self, conn: sqlite3.Connection, new: NewGame, game_id: str, seq: int
+    ) -> list[tuple[Any, ...]]:
         """Write the game's record text and violations; its read-model rows, to write."""
-        if new.source is not None:  # its provenance, as imported
+        if new.source is not None:  # its provenance, as imported, under its number (m011)
             conn.execute(
-                "INSERT INTO sources (game_id, text, size) VALUES (?, ?, ?)",
-                (game_id, *new.source),
+                "INSERT INTO sources (game, game_id, text, size) VALUES (?, ?, ?, ?)",
+                (seq, game_id, *new.source),
             )
         if new.violations:
             conn.executemany(self._insert_violation, [(game_id, *v) for v in new.violations])
@@ -405,12 +420,25 @@ class GameStore:
 
     def _insert(
         self, conn: sqlite3.Connection, prev: str, row: tuple[Any, ...], game: str, record: str
-    ) -> tuple[int, str]:
-        """Insert a games row of ``game`` chained to ``prev``, with its ``record``
-        (``stored.record_digest``): its rowid (the game's order) and chain value."""
-        chain = chain_value(prev, chain_row(row, game, record))
-        inserted = conn.execute(self._insert_game, (*row, prev, chain, game, record))
-        return inserted.lastrowid or 0, chain
+    ) -> str:
+        """Insert a games row of ``game`` (its number, its rowid, first) chained to
+        ``prev``, with its ``record`` (``stored.record_digest``): its chain value."""
+        chain = chain_value(prev, chain_row(row[1:], game, record))
+        conn.execute(self._insert_game, (*row, prev, chain, game, record))
+        return chain
+
+    def _next_number(self) -> int:
+        """The number (games rowid) of the next game stored, inside a write: one past
+        every number the store holds, games' and others' alike. A game's text and
+        events are kept under its number (``m011_by_number``), so a game whose row was
+        removed (behind the triggers: ``getbit check`` says so) leaves them under a
+        number no game takes again."""
+        (number,) = self._conn.execute(
+            "SELECT MAX(COALESCE((SELECT MAX(rowid) FROM games), 0), "
+            "COALESCE((SELECT MAX(game) FROM event_games), 0), "
+            "COALESCE((SELECT MAX(game) FROM sources), 0))"
+        ).fetchone()
+        return int(number) + 1
 
     def _head(self) -> tuple[int, str]:
         """The chain's head: how many games, the last one's chain value (inside a write)."""
@@ -601,14 +629,9 @@ class GameStore:
     @reading
     def source(self, game_id: str) -> bytes | None:
         """The game's record text as imported, byte for byte (None: none was kept)."""
-        if self._kinds() is None:  # a store from before: texts as imported
-            row = self._conn.execute(
-                "SELECT text, NULL FROM sources WHERE game_id = ?", (game_id,)
-            ).fetchone()
-        else:
-            row = self._conn.execute(
-                "SELECT text, size FROM sources WHERE game_id = ?", (game_id,)
-            ).fetchone()
+        if self._source is None:  # the store's layout (schema.m011_by_number), once
+            self._source = source_sql(self._conn) or ""
+        row = self._conn.execute(self._source, (game_id,)).fetchone() if self._source else None
         if row is None:
             return None
         unpacked = unpack(bytes(row[0]), row[1])
@@ -684,7 +707,8 @@ class BatchLost(StoreError):
 class _Batch:
     """What a batch of games still has to write before it commits."""
 
-    def __init__(self, head: tuple[int, str]) -> None:
+    def __init__(self, head: tuple[int, str], number: int) -> None:
+        self.number = number  # the next game's (GameStore._next_number)
         self.games: list[tuple[int, str, str]] = []  # event_games rows
         self.runs: list[tuple[int, int, Any, str]] = []  # event_runs rows
         self.rows: list[tuple[Any, ...]] = []

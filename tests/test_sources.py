@@ -68,10 +68,10 @@ def test_source_is_not_json(stored: tuple[Path, list[str]]) -> None:
     [
         "UPDATE sources SET text = x'00'",
         "DELETE FROM sources",
-        "INSERT OR REPLACE INTO sources SELECT game_id, x'00', 1 FROM sources",
-        "REPLACE INTO sources SELECT game_id, x'00', 1 FROM sources",
-        ("INSERT INTO sources SELECT game_id, x'00', 1 FROM sources WHERE true "
-        "ON CONFLICT (game_id) DO UPDATE SET text = excluded.text"),
+        "INSERT OR REPLACE INTO sources SELECT game, game_id, x'00', 1 FROM sources",
+        "REPLACE INTO sources SELECT game, game_id, x'00', 1 FROM sources",
+        ("INSERT INTO sources SELECT game, game_id, x'00', 1 FROM sources WHERE true "
+        "ON CONFLICT (game) DO UPDATE SET text = excluded.text"),
     ],
 )
 def test_a_kept_text_cannot_be_rewritten_or_removed(

@@ -254,9 +254,9 @@ REWRITES = {
     ),
     "event_runs UPDATE": "UPDATE event_runs SET events = '[]'",
     "event_runs DELETE": "DELETE FROM event_runs",
-    "event_games same game_id": (
+    "event_games same number": (  # keyed by the game's number alone (m011_by_number)
         "INSERT OR REPLACE INTO event_games (game, game_id, strings) "
-        "SELECT game + 1000, game_id, '[]' FROM event_games"
+        "SELECT game, game_id || 'x', '[]' FROM event_games"
     ),
     "event_games same game": (
         "REPLACE INTO event_games (game, game_id, strings) "
@@ -439,8 +439,8 @@ TAMPERING: dict[str, tuple[Callable[[Path, list[str]], None], int | None, str]] 
     ),
     "a record text given to a game kept without one": (  # the guards let an insert in
         lambda p, ids: _tamper(
-            p, (("INSERT INTO sources (game_id, text, size) VALUES (?, CAST('[Event \"forged\"]' "
-                "AS BLOB), NULL)"), (ids[1],))),
+            p, (("INSERT INTO sources (game, game_id, text, size) SELECT rowid, id, "
+                 "CAST('[Event \"forged\"]' AS BLOB), NULL FROM games WHERE id = ?"), (ids[1],))),
         1, "its record text or its violations' lines, columns or rulings are not those",
     ),
     "a violation's line and ruling changed": (
@@ -801,18 +801,46 @@ def test_a_games_row_that_cannot_be_read_is_named_and_skipped(
     assert (code, f"game {ids[1]} is damaged" in err) == (2, True)
 
 
-def test_a_removed_games_events_cost_only_that_game_on_import(
+def test_a_removed_game_imported_again_is_stored_anew_and_its_leftovers_are_found(
     stored: tuple[Path, list[str]], tmp_path: Path
 ) -> None:
     path, ids = stored
+    with GameStore(path, readonly=True) as store:
+        events = store.events(ids[1])
     _tamper(path, ("DELETE FROM games WHERE id = ?", (ids[1],)), drop="games_no_delete")
     again = tmp_path / "again.gbn"
     again.write_text(_sim(4) + "\n" + _sim(2, seed=8), encoding="utf-8")
     code, out, err = _run("import", str(again), "--db", str(path))
-    assert code == 1
-    assert "2 stored, 3 already stored" in out  # the new games, beside the one refused
-    assert f"game {ids[1]}: the store holds events under its id but no game" in err
-    assert "1 not stored" in out
+    assert (code, err) == (0, "")
+    assert "3 stored, 3 already stored" in out  # the removed game, under a new number
+    conn = sqlite3.connect(path)
+    (number,) = conn.execute("SELECT rowid FROM games WHERE id = ?", (ids[1],)).fetchone()
+    assert number == 6  # after the five games it was stored with: its old number is left
+    conn.close()
+    with GameStore(path, readonly=True) as store:
+        assert store.events(ids[1]) == events  # its own, not those left under its old number
+        assert store.source(ids[1]) is not None  # kept from the file: none was before
+    found = {(d.game, d.problem) for d in check_store(path).damage}
+    assert (ids[1], ("its events are stored under another game's number, where it is not "
+            "found")) in found
+
+
+def test_a_removed_last_game_leaves_its_number_to_no_later_game(
+    stored: tuple[Path, list[str]], tmp_path: Path
+) -> None:
+    path, ids = stored
+    _tamper(path, ("DELETE FROM games WHERE id = ?", (ids[4],)), drop="games_no_delete")
+    more = tmp_path / "more.gbn"
+    more.write_text(_sim(2, seed=8), encoding="utf-8")
+    code, out, err = _run("import", str(more), "--db", str(path))
+    assert (code, err) == (0, "")
+    assert "2 stored" in out  # not refused: the removed game's number (5) is not taken
+    conn = sqlite3.connect(path)
+    numbers = [n for (n,) in conn.execute("SELECT rowid FROM games ORDER BY rowid")]
+    conn.close()
+    assert numbers == [1, 2, 3, 4, 6, 7]
+    found = {(d.game, d.problem) for d in check_store(path).damage}
+    assert (ids[4], "its events are stored but its game is not (the game was removed)") in found
 
 
 def test_a_table_dropped_is_found_and_crashes_nothing(stored: tuple[Path, list[str]]) -> None:

@@ -201,3 +201,85 @@ def test_every_payload_text_comes_back_byte_for_byte(
 def log_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[GameStore]:
     with GameStore(tmp_path_factory.mktemp("log") / "g.db") as store:
         yield store  # its kinds grow from example to example
+
+
+def _m010(tmp_path: Path, *tamper: str) -> Path:
+    """The fixture store brought up to ``m010_record`` (before ``m011_by_number``), as the
+    getbit of then left it, with ``tamper`` done to it first behind the triggers."""
+    db = tmp_path / "m010.db"
+    shutil.copy(OLD / "main.db", db)
+    conn = sqlite3.connect(db)
+    for sql in tamper:
+        conn.execute(sql)
+    conn.commit()
+    conn.close()
+    import sqlite_utils
+
+    from store.schema import MIGRATIONS
+
+    MIGRATIONS.apply(sqlite_utils.Database(db), stop_before="m011_by_number")
+    return db
+
+
+def _indexed(db: Path, table: str) -> list[list[str]]:
+    conn = sqlite3.connect(db)
+    try:
+        return [[c[2] for c in conn.execute(f"PRAGMA index_info('{name}')")]
+                for _, name, *_ in conn.execute(f"PRAGMA index_list('{table}')")]
+    finally:
+        conn.close()
+
+
+def test_texts_and_events_are_kept_by_the_games_number_after_migrating(tmp_path: Path) -> None:
+    db = _m010(tmp_path)
+    assert ["game_id"] in _indexed(db, "event_games")
+    assert ["game_id"] in _indexed(db, "sources")
+    before = check_store(db)  # read-only: as the store is, its former guards known
+    assert before.ok, before.damage
+    with GameStore(db, readonly=True) as store:
+        ids = [g.id for g in store.games()]
+        said = [(store.events(i), store.source(i)) for i in ids]
+    with GameStore(db) as store:  # migrated on opening
+        assert [(store.events(i), store.source(i)) for i in ids] == said
+        numbers = store.db.execute(
+            "SELECT g.rowid, s.game, s.game_id = g.id FROM games g "
+            "JOIN sources s ON s.game_id = g.id ORDER BY g.rowid").fetchall()
+    assert numbers
+    assert all(n == k and same for n, k, same in numbers)
+    assert _indexed(db, "event_games") == []
+    assert _indexed(db, "sources") == []
+    after = check_store(db)
+    assert after.ok
+    assert after.games == before.games
+    assert after.events == before.events
+
+
+def test_migrating_numbers_texts_and_events_left_without_a_game_below_every_game(
+    tmp_path: Path,
+) -> None:
+    db = _m010(
+        tmp_path,
+        "DROP TRIGGER games_no_delete",
+        "DELETE FROM games WHERE rowid = (SELECT MAX(rowid) FROM games WHERE events > 0)",
+    )
+    conn = sqlite3.connect(db)
+    (gone,) = conn.execute("SELECT game_id FROM event_games WHERE game_id NOT IN "
+                           "(SELECT id FROM games)").fetchone()
+    runs = conn.execute("SELECT COUNT(*) FROM event_runs r JOIN event_games g ON "
+                        "g.game = r.game WHERE g.game_id = ?", (gone,)).fetchone()[0]
+    conn.close()
+    with GameStore(db) as store:
+        kept = store.db.execute(
+            "SELECT g.game, COUNT(*) FROM event_games g JOIN event_runs r ON r.game = g.game "
+            "WHERE g.game_id = ? GROUP BY g.game", (gone,)).fetchall()
+        assert kept == [(-1, runs)]  # its runs followed it
+        assert store.db.execute(
+            "SELECT game FROM sources WHERE game_id = ?", (gone,)).fetchall() == [(-2,)]
+    records = tmp_path / "more.gbn"
+    records.write_text(write_gbn(simulate_games(2, "standard", 4, 9, "random")), "utf-8")
+    code, out, _ = _run("import", "--db", str(db), str(records))
+    assert code == 0
+    assert "2 stored" in out
+    found = {(d.game, d.problem) for d in check_store(db).damage}
+    assert (gone, "its events are stored but its game is not (the game was removed)") in found
+    assert (gone, "its record text is stored but its game is not") in found
