@@ -26,7 +26,7 @@ stream (not of its file), so importing it again, from any file, stores nothing.
 """
 
 from store.check import check_store
-from store.schema import MIGRATIONS
+from store.migrations import MIGRATIONS
 from store.store import BatchLost, GameStore
 from store.stored import (
     DB_SUFFIXES,

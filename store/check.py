@@ -23,6 +23,7 @@ from getbit_events.reducer import fold
 from importers.wire import bite_event_from_payload, event_from_payload
 from store import eventlog, readmodel
 from store.bite import expected_row, is_bite_stream
+from store.migrations import MIGRATIONS
 from store.rows import row_chain, seq_gaps, why
 from store.schema import (
     CHAIN_COLUMNS,
@@ -32,7 +33,6 @@ from store.schema import (
     HISTORY_COLUMNS,
     HISTORY_GUARDS,
     LEGACY_GUARDS,
-    MIGRATIONS,
     RECORD,
     ROW_SLOTS,
     SOURCES_GUARDS,

@@ -268,7 +268,7 @@ def game_rows(conn: sqlite3.Connection, kinds: Kinds | None, game_id: str) -> De
             (game_id,),
         ).fetchall()
         return out
-    found = conn.execute(  # by the game's number and id (schema.m011_by_number)
+    found = conn.execute(  # by the game's number and id (migrations.m011_by_number)
         "SELECT eg.game, eg.strings FROM games g JOIN event_games eg ON eg.game = g.rowid "
         "AND eg.game_id = g.id WHERE g.id = ?",
         (game_id,),

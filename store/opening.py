@@ -11,7 +11,7 @@ from pathlib import Path
 import sqlite_utils
 
 from getbit_events.errors import StoreError
-from store.schema import MIGRATIONS
+from store.migrations import MIGRATIONS
 from store.stored import check_file
 
 __all__ = ["add_functions", "cannot_write", "connect", "reads_only", "use_wal"]

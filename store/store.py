@@ -20,6 +20,7 @@ from importers.wire import trusted_bite_event
 from store import eventlog, readmodel, revisions
 from store.adding import ID_LENGTH, NewGame
 from store.bite import prepare_either
+from store.migrations import MIGRATIONS
 from store.opening import cannot_write, connect, reads_only, use_wal
 from store.rebuilding import rebuild_read_model
 from store.rows import (
@@ -34,7 +35,6 @@ from store.schema import (
     CHAIN_COLUMNS,
     GAME,
     GAME_COLUMNS,
-    MIGRATIONS,
     RECORD,
     create_read_model,
     live,
@@ -629,7 +629,7 @@ class GameStore:
     @reading
     def source(self, game_id: str) -> bytes | None:
         """The game's record text as imported, byte for byte (None: none was kept)."""
-        if self._source is None:  # the store's layout (schema.m011_by_number), once
+        if self._source is None:  # the store's layout (migrations.m011_by_number), once
             self._source = source_sql(self._conn) or ""
         row = self._conn.execute(self._source, (game_id,)).fetchone() if self._source else None
         if row is None:

@@ -215,7 +215,7 @@ def _m010(tmp_path: Path, *tamper: str) -> Path:
     conn.close()
     import sqlite_utils
 
-    from store.schema import MIGRATIONS
+    from store.migrations import MIGRATIONS
 
     MIGRATIONS.apply(sqlite_utils.Database(db), stop_before="m011_by_number")
     return db
