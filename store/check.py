@@ -41,6 +41,7 @@ from store.schema import (
     read_model_signature,
     rewrite_guard,
     source_sql,
+    table_columns,
     unpack,
 )
 from store.store import GameStore
@@ -138,7 +139,7 @@ class _Checker:
                 return CheckResult(0, 0, tuple(self.damage))
             signature = conn.execute("SELECT value FROM meta WHERE key = 'read_model'").fetchone()
             self.ranged = signature is not None and signature[0] == read_model_signature()
-            columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
+            columns = table_columns(conn, "games")
             chained = set(CHAIN_COLUMNS) <= columns
             last = GENESIS
             previous: str | None = None
@@ -581,30 +582,31 @@ class _Checker:
 
     def _strays(self) -> None:
         events = "event_games" if self.kinds is not None else "events"
-        numbered = {events} if self.kinds is not None else set()  # by the game's number too
-        if self.sources and "game" in _columns(self.conn, "sources"):  # m011_by_number
-            numbered.add("sources")
-        for table, what in (
-            (events, "its events are stored but its game is not (the game was removed)"),
-            ("violations", "its violations are stored but its game is not"),
-            (readmodel.TABLE, "its read-model rows are there but its game is not"),
-            *((("sources", "its record text is stored but its game is not"),) if self.sources
-              else ()),
+        # (table, what a row without its game is, what a row under another game's
+        # number is: None for a table not found by number, ``m011_by_number``)
+        numbered = self.sources and "game" in table_columns(self.conn, "sources")
+        for table, what, elsewhere in (
+            (events, "its events are stored but its game is not (the game was removed)",
+             "its events are stored" if self.kinds is not None else None),
+            ("violations", "its violations are stored but its game is not", None),
+            (readmodel.TABLE, "its read-model rows are there but its game is not", None),
+            *((("sources", "its record text is stored but its game is not",
+                "its record text is stored" if numbered else None),) if self.sources else ()),
         ):
             cursor = self.conn.execute(
                 f"SELECT DISTINCT game_id FROM {table} "
                 "WHERE game_id NOT IN (SELECT id FROM games) ORDER BY game_id"
             )
             self.damage.extend(Damage(str(game_id), what) for (game_id,) in cursor)
-            if table in numbered:  # found by number and id: under another's number, unseen
+            if elsewhere is not None:  # found by number and id: under another's number, unseen
                 cursor = self.conn.execute(
                     f"SELECT DISTINCT t.game_id FROM {table} t WHERE t.game_id IN "
                     "(SELECT id FROM games) AND NOT EXISTS (SELECT 1 FROM games g WHERE "
                     "g.rowid = t.game AND g.id = t.game_id) ORDER BY t.game_id"
                 )
                 self.damage.extend(
-                    Damage(str(game_id), f"{what.split(' but ')[0]} under another game's "
-                           "number, where it is not found") for (game_id,) in cursor
+                    Damage(str(game_id), f"{elsewhere} under another game's number, where it "
+                           "is not found") for (game_id,) in cursor
                 )
         if self.kinds is not None:
             cursor = self.conn.execute(
@@ -614,10 +616,6 @@ class _Checker:
             if strays:
                 self.damage.append(Damage(None, f"{strays} runs of events (event_runs) are "
                                           "stored without their game"))
-
-
-def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
-    return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
 
 
 #: Guards as an earlier getbit made them, which a store not migrated since holds (``getbit

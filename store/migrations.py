@@ -83,10 +83,7 @@ def m001_core_tables(db: sqlite_utils.Database) -> None:
     db.table("violations").create_index(["game_id"])
     for table in APPEND_ONLY:
         _refuse_updates(db, table)
-        db.execute(
-            f"CREATE TRIGGER {table}_no_delete BEFORE DELETE ON {table} "
-            f"BEGIN SELECT RAISE(ABORT, '{table} are append-only: DELETE is refused'); END"
-        )
+        _refuse_deletes(db, table)
 
 
 def _refuse_updates(db: sqlite_utils.Database, table: str) -> None:
@@ -96,13 +93,17 @@ def _refuse_updates(db: sqlite_utils.Database, table: str) -> None:
     )
 
 
-def _guard(db: sqlite_utils.Database, table: str, keys: str | None = None) -> None:
-    """Refuse UPDATE, DELETE and REPLACE on ``table`` (``keys``: ``rewrite_guard``'s)."""
-    _refuse_updates(db, table)
+def _refuse_deletes(db: sqlite_utils.Database, table: str) -> None:
     db.execute(
         f"CREATE TRIGGER {table}_no_delete BEFORE DELETE ON {table} "
         f"BEGIN SELECT RAISE(ABORT, '{table} are append-only: DELETE is refused'); END"
     )
+
+
+def _guard(db: sqlite_utils.Database, table: str, keys: str | None = None) -> None:
+    """Refuse UPDATE, DELETE and REPLACE on ``table`` (``keys``: ``rewrite_guard``'s)."""
+    _refuse_updates(db, table)
+    _refuse_deletes(db, table)
     db.execute(rewrite_guard(table, keys)[1])
 
 
@@ -162,12 +163,7 @@ def m004_history(db: sqlite_utils.Database) -> None:
     db.execute("CREATE INDEX history_game ON history (game)")
     db.execute("CREATE INDEX history_target ON history (target)")
     db.execute("CREATE INDEX games_swimmers ON games (swimmers)")
-    _refuse_updates(db, "history")
-    db.execute(
-        "CREATE TRIGGER history_no_delete BEFORE DELETE ON history "
-        "BEGIN SELECT RAISE(ABORT, 'history are append-only: DELETE is refused'); END"
-    )
-    db.execute(rewrite_guard("history")[1])
+    _guard(db, "history")
     create_views(db)
 
 
@@ -180,12 +176,7 @@ def m005_sources(db: sqlite_utils.Database) -> None:
         "CREATE TABLE sources (game_id TEXT PRIMARY KEY REFERENCES games(id), "
         "text BLOB NOT NULL)"
     )
-    _refuse_updates(db, "sources")
-    db.execute(
-        "CREATE TRIGGER sources_no_delete BEFORE DELETE ON sources "
-        "BEGIN SELECT RAISE(ABORT, 'sources are append-only: DELETE is refused'); END"
-    )
-    db.execute(rewrite_guard("sources", UNNUMBERED_GUARDS["sources"])[1])
+    _guard(db, "sources", UNNUMBERED_GUARDS["sources"])
 
 
 @MIGRATIONS()

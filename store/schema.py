@@ -38,6 +38,7 @@ __all__ = [
     "rewrite_guard",
     "row_ids",
     "source_sql",
+    "table_columns",
     "tag_value",
     "unpack",
     "upsert",
@@ -246,11 +247,17 @@ def tag_value(name: str) -> str:
 TAG_DATE = tag_value("Date")
 
 
+def table_columns(conn: sqlite3.Connection, table: str) -> set[str]:
+    """The names of ``table``'s columns (none: no such table); ``table`` is one of the
+    store's own names, never a user's text."""
+    return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+
+
 def source_sql(conn: sqlite3.Connection) -> str | None:
     """SQL for a game's ``sources`` row (its text and size, NULL where a store from
     before ``m006_compact`` keeps none) given its id, in the store's layout: by its
     number and id since ``m011_by_number``, by its id before. None: no such table."""
-    columns = {row[1] for row in conn.execute("PRAGMA table_info(sources)")}
+    columns = table_columns(conn, "sources")
     if not columns:
         return None
     size = "s.size" if "size" in columns else "NULL"
