@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, overload
+from typing import IO, TYPE_CHECKING, overload
 
 from biteme.record import BiteRecord
 from getbit_events.errors import InputError
 from getbit_events.record import RecordedGame
 from importers.reading import STDIN, Encoding, present, read_in, recoded, spool, with_text
 from importers.skipping import Skip, Skipped
+
+if TYPE_CHECKING:
+    from importers.jsonl_pieces import Piece, Rest
 
 __all__ = [
     "FOLDER_SUFFIXES",
@@ -23,6 +26,7 @@ __all__ = [
     "folder_suffixes",
     "iter_file",
     "iter_records",
+    "log_pieces",
     "no_games",
     "read_file",
     "record_suffixes",
@@ -118,6 +122,25 @@ def iter_records(
     if kind is not None:
         return with_text(iter_bite_file(path, log=kind == "log"), path)
     return iter_file(path, fmt, encoding=encoding, say=say, skip=skip)
+
+
+def log_pieces(
+    path: str | Path, fmt: str, encoding: str | None, say: Callable[[str], None]
+) -> Iterator[Piece | Rest] | None:
+    """The pieces of a JSON Lines log of Get Bit! in UTF-8, for worker processes to read
+    apart (``jsonl_pieces``); None for any other file (``iter_records`` reads it)."""
+    from importers.bite_jsonl import bite_kind
+    from importers.jsonl_pieces import pieces
+
+    path = Path(path)
+    if bite_kind(path, fmt) is not None or (detect(path) if fmt == "auto" else fmt) != "jsonl":
+        return None
+    heard: list[str] = []
+    if not read_in(path, encoding, heard.append).utf8:
+        return None  # recoded as it is read: ``iter_records`` says so
+    for note in heard:
+        say(note)
+    return pieces(path, str(path))
 
 
 def detect(path: Path) -> str:

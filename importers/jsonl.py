@@ -55,7 +55,7 @@ from getbit_events.record import (
     Violation,
 )
 from importers.gbn_lex import tags_fault
-from importers.jsonl_lines import MAX_DEPTH, NO_CLUE, Clue, objects
+from importers.jsonl_lines import MAX_DEPTH, NO_CLUE, Clue, json_object, objects
 from importers.jsonl_write import name_fault, setup_names, short, write_jsonl
 from importers.reading import open_bytes
 from importers.skipping import Skip, Skipped
@@ -64,6 +64,7 @@ from importers.wire import event_from_wire
 __all__ = [
     "MAX_DEPTH",
     "MAX_LINE",
+    "begins_game",
     "iter_jsonl",
     "iter_jsonl_file",
     "read_jsonl",
@@ -102,21 +103,36 @@ def iter_jsonl_file(
 
 
 def iter_jsonl(
-    stream: IO[bytes], source: str, skip: Skip = None
+    stream: IO[bytes], source: str, skip: Skip = None, first: int = 1, cut: bool = False
 ) -> Iterator[RecordedGame | Skipped]:
     """The games of a binary stream of JSON Lines, one at a time, in order; a game
     ``skip`` names is found but not read (a ``Skipped`` in its place): its lines are
     parsed as JSON, but not read into events, unless where it ends depends on them
-    (a damaged log)."""
+    (a damaged log).
+
+    ``first``: the number of the stream's first line (a piece of a log,
+    ``jsonl_pieces``). ``cut``: the stream's last line begins a game whatever came
+    before it (``begins_game``), the next piece's first: it ends the game before it,
+    as in the whole log, and its own game is left to that piece."""
     log = _Log(source, skip)
-    for number, data, error, clue in objects(stream, source):
+    for number, data, error, clue in objects(stream, source, first):
         pos = SourcePos(source, number, 1)
         if data is None:
             assert error is not None
             yield from log.broken(error, clue, pos)
         else:
             yield from log.event(data, pos)
-    yield from log.end()
+    if not cut:
+        yield from log.end()
+
+
+def begins_game(raw: bytes) -> bool:
+    """Whether the line ``raw`` begins a game of a log whatever the lines before it: a
+    ``game-started`` whole and well formed, with a game's id (``_Log.event`` ends the
+    game before it, if any, and begins one there). A log can be cut before such a line
+    and its pieces read apart (``jsonl_pieces``)."""
+    data = json_object(raw)
+    return data is not None and data.get("type") == "game-started" and _good_id(data.get("game"))
 
 
 class _Log:

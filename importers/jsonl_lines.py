@@ -17,7 +17,7 @@ from getbit_events.limits import MAX_LINE
 from getbit_events.record import Violation
 from importers.reading import raw_lines
 
-__all__ = ["MAX_DEPTH", "NO_CLUE", "Clue", "clue", "objects"]
+__all__ = ["MAX_DEPTH", "NO_CLUE", "Clue", "clue", "json_object", "objects"]
 
 #: the deepest nesting of JSON arrays and objects read: an event needs 3
 MAX_DEPTH = 16
@@ -43,11 +43,11 @@ def clue(raw: bytes) -> Clue:
 
 
 def objects(
-    stream: IO[bytes], source: str
+    stream: IO[bytes], source: str, first: int = 1
 ) -> Iterator[tuple[int, dict[str, Any] | None, Violation | None, Clue]]:
     """Each non-blank line as a JSON object, or the reason it is not one and what it
-    still seems to say (``clue``)."""
-    for number, raw, too_long in raw_lines(stream):
+    still seems to say (``clue``); ``first``, the number of the stream's first line."""
+    for number, raw, too_long in raw_lines(stream, first):
         if too_long:  # only its first MAX_LINE + 1 bytes were read
             yield (
                 number,
@@ -71,6 +71,12 @@ def objects(
             yield number, None, _syntax(source, number, column, reason), clue(raw)
         else:
             yield number, data, None, NO_CLUE
+
+
+def json_object(raw: bytes) -> dict[str, Any] | None:
+    """The JSON object of a line of at most MAX_LINE bytes, as ``objects`` reads it, or
+    None where ``objects`` would say the line is no object."""
+    return _parse(raw)[0] if len(raw) <= MAX_LINE else None
 
 
 def _syntax(source: str, line: int, column: int, message: str) -> Violation:

@@ -47,6 +47,7 @@ __all__ = [
     "recoded",
     "spool",
     "spooled",
+    "texts_of",
     "with_text",
 ]
 
@@ -318,14 +319,15 @@ def recoded(stream: IO[bytes], encoding: Encoding) -> IO[bytes]:
     return cast(IO[bytes], _Recoded(stream, encoding.name))
 
 
-def raw_lines(stream: IO[bytes]) -> Iterator[tuple[int, bytes, bool]]:
-    """Each line of a binary ``stream``: its number, its bytes (line end kept) and
-    whether it is past MAX_LINE bytes. A byte-order mark at the start is dropped.
+def raw_lines(stream: IO[bytes], first: int = 1) -> Iterator[tuple[int, bytes, bool]]:
+    """Each line of a binary ``stream``: its number (``first`` for the first: a stream
+    may begin inside a file), its bytes (line end kept) and whether it is past
+    MAX_LINE bytes. A byte-order mark at the start of line 1 is dropped.
 
     A line is never held past MAX_LINE + 1 bytes: a longer one comes as its first
     MAX_LINE + 1 bytes, and the rest is skipped in small pieces.
     """
-    number = 0
+    number = first - 1
     while True:
         raw = stream.readline(MAX_LINE + 1)
         if not raw:
@@ -447,10 +449,14 @@ MAX_GAME_TEXT = MAX_LINE // 2
 _G = TypeVar("_G", RecordedGame, BiteRecord, RecordedGame | Skipped)
 
 
-def with_text(games: Iterator[_G], path: Path) -> Iterator[_G]:
+def with_text(
+    games: Iterator[_G], path: Path, offset: int = 0, first: int = 1
+) -> Iterator[_G]:
     """``games`` with each one's text: its lines of the file, byte for byte, from its
     first line (the file's first, for the first game) to the line before the next
     game's. The file is read a second time, in step, so memory holds one game's text.
+    ``offset`` and ``first``: the games are read from that byte of the file on, the
+    line there numbered ``first``.
     """
     try:
         f = open_bytes(path)  # closed below, when the games are done
@@ -458,40 +464,46 @@ def with_text(games: Iterator[_G], path: Path) -> Iterator[_G]:
         yield from games
         return
     with f:
-        at = 1  # the number of the next line f gives
+        f.seek(offset)
+        yield from texts_of(games, f, first)
 
-        def text_to(before: int | None, start: int, keep: bool) -> bytes | None:
-            """The lines from ``start`` up to ``before`` (the end of the file: None);
-            None without ``keep``."""
-            nonlocal at
-            kept: list[bytes] = []
-            size = 0
-            while before is None or at < before:
-                raw = f.readline(1 << 16)  # a longer line comes in pieces
-                if not raw:
-                    break
-                if at >= start and keep:
-                    size += len(raw)
-                    if size <= MAX_GAME_TEXT:
-                        kept.append(raw)
-                    else:  # too long to keep: none of it is held
-                        kept.clear()
-                if raw.endswith(b"\n"):
-                    at += 1
-            return b"".join(kept) if size <= MAX_GAME_TEXT and keep else None
 
-        def texted(game: _G, before: int | None, start: int) -> _G:
-            """``game`` with its text, the lines from ``start`` up to ``before`` (a game
-            left unread keeps none)."""
-            if isinstance(game, Skipped):
-                text_to(before, start, False)
-                return game
-            return attrs.evolve(game, text=text_to(before, start, True))
+def texts_of(games: Iterator[_G], f: IO[bytes], first: int = 1) -> Iterator[_G]:
+    """``with_text`` of the lines of ``f``, its first line numbered ``first``."""
+    at = first  # the number of the next line f gives
 
-        pending: tuple[_G, int] | None = None
-        for game in games:
-            if pending is not None:
-                yield texted(pending[0], game.pos.line, pending[1])
-            pending = (game, game.pos.line if pending is not None else 1)
+    def text_to(before: int | None, start: int, keep: bool) -> bytes | None:
+        """The lines from ``start`` up to ``before`` (the end of the file: None);
+        None without ``keep``."""
+        nonlocal at
+        kept: list[bytes] = []
+        size = 0
+        while before is None or at < before:
+            raw = f.readline(1 << 16)  # a longer line comes in pieces
+            if not raw:
+                break
+            if at >= start and keep:
+                size += len(raw)
+                if size <= MAX_GAME_TEXT:
+                    kept.append(raw)
+                else:  # too long to keep: none of it is held
+                    kept.clear()
+            if raw.endswith(b"\n"):
+                at += 1
+        return b"".join(kept) if size <= MAX_GAME_TEXT and keep else None
+
+    def texted(game: _G, before: int | None, start: int) -> _G:
+        """``game`` with its text, the lines from ``start`` up to ``before`` (a game
+        left unread keeps none)."""
+        if isinstance(game, Skipped):
+            text_to(before, start, False)
+            return game
+        return attrs.evolve(game, text=text_to(before, start, True))
+
+    pending: tuple[_G, int] | None = None
+    for game in games:
         if pending is not None:
-            yield texted(pending[0], None, pending[1])
+            yield texted(pending[0], game.pos.line, pending[1])
+        pending = (game, game.pos.line if pending is not None else first)
+    if pending is not None:
+        yield texted(pending[0], None, pending[1])

@@ -8,7 +8,10 @@ chunk ``c`` of ``CHUNK`` items is worker ``c % N``'s. Nothing but the results
 crosses a pipe: a worker checks its games
 (``validate_game``) and makes them ready to store (``adding.prepare``), and
 sends each chunk back on a queue of its own, at most ``AHEAD`` chunks ahead of
-the writer. The writer takes chunk 0 from worker 0, chunk 1 from worker 1, ...:
+the writer. A JSON Lines log is not gone through line by line by every worker: its
+items are pieces each worker reads only if they are its own (``jsonl_pieces``), each
+piece's games numbered from 1 and numbered on here (``_numbered``). The writer
+takes chunk 0 from worker 0, chunk 1 from worker 1, ...:
 the games reach it in input order, so ids, the chain and the read models come
 out the same whatever N. Memory is bounded by ``N * AHEAD * CHUNK`` games.
 """
@@ -18,6 +21,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import attrs
 
@@ -26,6 +30,7 @@ from biteme.validate import BiteReport, validate_bite
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.record import RecordedGame
 from getbit_events.validate import GameReport, validate_game
+from importers.jsonl_pieces import Piece, Rest, read_piece, read_rest
 from importers.reading import date_warnings, present
 from importers.skipping import Positions, Skipped, mark
 from importers.workers import AHEAD, Share, bug, default_jobs, in_order
@@ -134,12 +139,60 @@ class Checked:
 Work = tuple[
     GameReport | BiteReport | Checked | InputError | GameFailure | Note, NewGame | None
 ]
-#: One item of the input, as the workers read it (a game of either game).
-Item = RecordedGame | BiteRecord | InputError | GameFailure | Note | Skipped
 
 
-def _work(item: Item, valid_only: bool, light: bool) -> Work:
-    """Check one game and make it ready to store; anything it raises is its failure."""
+class Continued(NamedTuple):
+    """A game of a log read the usual way after pieces of it (``jsonl_pieces.Rest``):
+    numbered from the first game of the rest, so numbered on as a piece's are."""
+
+    record: RecordedGame | Skipped
+
+
+@attrs.frozen
+class PieceWork:
+    """The work of a piece of a log (``jsonl_pieces``) or of a game ``Continued``: its
+    games numbered from 1, as the writer numbers them on (``_numbered``), the count
+    begun again at a log's ``first`` piece."""
+
+    works: tuple[Work, ...]
+    first: bool
+
+
+#: One item of the input, as the workers read it (a game of either game, a piece of a log).
+Item = (
+    RecordedGame | BiteRecord | InputError | GameFailure | Note | Skipped | Piece | Continued
+)
+
+
+def _work(item: Item, valid_only: bool, light: bool) -> Work | PieceWork:
+    """Check one game and make it ready to store; anything it raises is its failure.
+    A piece of a log: each of its games so."""
+    if isinstance(item, Piece):
+        return PieceWork(_piece_work(item, valid_only, light), item.first)
+    if isinstance(item, Continued):
+        return PieceWork((_work_game(item.record, valid_only, light),), False)
+    return _work_game(item, valid_only, light)
+
+
+def _piece_work(piece: Piece, valid_only: bool, light: bool) -> tuple[Work, ...]:
+    """Each game of ``piece`` checked and made ready; a bug of the reader, the piece's
+    last (the rest of the piece is left out)."""
+    works: list[Work] = []
+    line = piece.line
+    try:
+        for record in read_piece(piece):
+            line = record.pos.line
+            works.append(_work_game(record, valid_only, light))
+    except Exception as exc:  # a reader's bug: the rest of this piece is left out
+        works.append((GameFailure(piece.source, line, None, bug(exc), True), None))
+    return tuple(works)
+
+
+def _work_game(
+    item: RecordedGame | BiteRecord | InputError | GameFailure | Note | Skipped,
+    valid_only: bool,
+    light: bool,
+) -> Work:
     if isinstance(item, InputError | GameFailure | Note):
         return item, None
     if isinstance(item, Skipped):  # never: a worker's share is read (``files_items``)
@@ -162,10 +215,43 @@ def checked_games(
 ) -> Generator[Work, None, None]:
     """Every item of ``items()`` checked and made ready to store, in order: here
     (``jobs`` 1, the reports whole) or in ``jobs`` worker processes (``Checked``)."""
-    if jobs <= 1:
-        return (_work(item, valid_only, False) for item in items(None))
+    if jobs <= 1:  # (no pieces: a process that does all reads the whole of each log)
+        return (_work_game(item, valid_only, False) for item in items(None))  # type: ignore[arg-type]
     work = functools.partial(_work, valid_only=valid_only, light=True)
-    return in_order(items, work, jobs, CHUNK, mark)
+    return _numbered(in_order(items, work, jobs, CHUNK, mark))
+
+
+def _numbered(results: Iterator[Work | PieceWork]) -> Generator[Work, None, None]:
+    """``results`` with the games of the pieces of a log numbered on from the pieces
+    before (each piece's are numbered from 1: ``jsonl_pieces``)."""
+    count = 0  # games of the log before this piece
+    for got in results:
+        if not isinstance(got, PieceWork):
+            yield got
+            continue
+        if got.first:
+            count = 0
+        for work in got.works:
+            report, new = work
+            if isinstance(report, Checked) and report.game is not None:
+                count += 1
+                yield _renumbered(report, count), _new_renumbered(new, count)
+            elif isinstance(report, GameFailure) and report.game is not None:
+                count += 1
+                yield attrs.evolve(report, game=count), new
+            else:
+                yield work
+
+
+def _renumbered(report: Checked, number: int) -> Checked:
+    return report if report.game == number else attrs.evolve(report, game=number)
+
+
+def _new_renumbered(new: NewGame | None, number: int) -> NewGame | None:
+    """``new`` with its games row's number of the game in its file (``games_row``) ``number``."""
+    if new is None or new.row[2] == number:
+        return new
+    return attrs.evolve(new, row=(*new.row[:2], number, *new.row[3:]))
 
 
 def files_items(
@@ -199,7 +285,7 @@ def files_items(
 def _file_items(
     files: list[Path], fmt: str, encoding: str | None, positions: Positions
 ) -> Iterator[Item]:
-    from importers import iter_records
+    from importers import iter_records, log_pieces
 
     for path in files:
         line = 1
@@ -207,13 +293,19 @@ def _file_items(
             if not present(path):  # said, and the other paths are still read
                 raise InputError(f"{path}: no such file or folder")
             notes: list[str] = []
-            games = iter_records(
+            # workers read a log's pieces apart, not every line of it (``jsonl_pieces``)
+            split = None if positions.share is None else log_pieces(
+                path, fmt, encoding, notes.append
+            )
+            games = None if split is not None else iter_records(
                 path, fmt, encoding=encoding, say=notes.append, skip=positions.skip()
             )
             for note in notes:  # said on opening it: before its games
                 yield positions.given(Note(note))
             positions.games_begin()
-            for record in games:
+            if split is not None:
+                games = yield from _pieces_items(split, positions)
+            for record in games or ():
                 line = record.pos.line
                 yield positions.given(record)
         except InputError as exc:
@@ -221,3 +313,21 @@ def _file_items(
         except Exception as exc:  # a reader's bug: the rest of this file is left out
             yield positions.given(GameFailure(str(path), line, None, bug(exc), True))
 
+
+def _pieces_items(
+    split: Iterator[Piece | Rest], positions: Positions
+) -> Generator[Item, None, Iterator[RecordedGame | Skipped] | None]:
+    """The pieces of a log as items; then the games of a rest read the usual way (from
+    the log's start: returned, numbered as they are; after pieces: given here,
+    ``Continued``)."""
+    for piece in split:
+        if isinstance(piece, Piece):
+            yield positions.given(piece)
+            continue
+        positions.games_begin()  # the rest's games are numbered from its first
+        games = read_rest(piece, positions.skip())
+        if piece.offset == 0:
+            return games
+        for record in games:
+            yield Continued(positions.given(record))
+    return None

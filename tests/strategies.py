@@ -14,6 +14,7 @@ engine with it game by game.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,12 +32,15 @@ from getbit_events.events import (
 from getbit_events.reducer import apply
 from getbit_events.simulate import make_setup, simulate_game
 from getbit_events.state import initial_state
+from importers.jsonl import write_jsonl
 
 __all__ = [
     "LIMB_ORDER",
     "SETUPS",
     "Model",
+    "damaged_logs",
     "drawn_games",
+    "log_lines",
     "model_games",
     "model_gbn",
     "setups",
@@ -345,3 +349,60 @@ def model_gbn(setup: GameStarted, rounds: list, *, outcomes: bool) -> str:
             said.append("line " + ", ".join(happened["line"]))
         lines.append(f"{r}. " + ", ".join(plays) + "".join(f" ; {s}" for s in said))
     return "\n".join(lines) + "\n"
+
+
+# -- JSON Lines logs, damaged ------------------------------------------------------
+
+_REVEALS = (GameStarted, CardChosen, CardsRevealed, SharkCardPlayed)
+
+
+def log_lines(count: int, reveals_only: bool) -> list[str]:
+    """The log lines of ``count`` small simulated games."""
+    games = []
+    for k in range(count):
+        events = simulate_game("standard" if k % 2 else "shark", 4 + k % 2, k, "random")
+        if reveals_only:
+            events = [e for e in events if isinstance(e, _REVEALS)]
+        games.append((f"g{k}", events))
+    return list(write_jsonl(games))
+
+
+_DAMAGE = st.sampled_from([
+    "drop", "twice", "garbage", "other game", "no game", "not an object", "blank", "swap",
+])
+
+
+@st.composite
+def damaged_logs(draw: st.DrawFn) -> bytes:
+    """A log of a few games, its lines damaged here and there."""
+    lines = log_lines(draw(st.integers(1, 5)), draw(st.booleans()))
+    for _ in range(draw(st.integers(0, 8))):
+        if not lines:
+            break
+        at = draw(st.integers(0, len(lines) - 1))
+        damage = draw(_DAMAGE)
+        if damage == "drop":
+            del lines[at]
+        elif damage == "twice":
+            lines.insert(at, lines[at])
+        elif damage == "garbage":
+            lines[at] = lines[at][: len(lines[at]) // 2] + "\n"  # cut: not JSON
+        elif damage in ("other game", "no game"):
+            try:
+                data = json.loads(lines[at])
+            except ValueError:  # damaged already
+                continue
+            if not isinstance(data, dict) or "game" not in data:
+                continue
+            if damage == "no game":
+                del data["game"]
+            else:
+                data["game"] = "elsewhere"
+            lines[at] = json.dumps(data) + "\n"
+        elif damage == "not an object":
+            lines[at] = "[1, 2]\n"
+        elif damage == "blank":
+            lines.insert(at, "\n")
+        elif at + 1 < len(lines):
+            lines[at], lines[at + 1] = lines[at + 1], lines[at]
+    return "".join(lines).encode()

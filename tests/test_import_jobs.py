@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from cli import app
 from getbit_events.simulate import simulate_games
-from importers import workers
+from importers import jsonl_pieces, workers
 from importers.gbn import write_gbn
 from importers.jsonl import write_jsonl
 from store import GameStore, adding, check_store, importing, jobs
@@ -117,6 +117,34 @@ def _said(db: Path) -> dict[str, object]:
         "stats": _run("stats", "--db", str(db), "--json")[1],
         "head": head,
     }
+
+
+@pytest.mark.patched
+@pytest.mark.parametrize("most", [20_000, 12_000])
+def test_a_log_read_in_pieces_stores_what_one_process_stores(
+    damaged: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, most: int
+) -> None:
+    """The workers read e.jsonl's pieces apart (each game's own; at 12,000 bytes, the
+    third game is past the largest piece, and the rest is read the usual way): the
+    same games, numbered the same, as one process reading it whole."""
+    monkeypatch.setattr(adding, "utc_now", lambda: "2026-01-01T00:00:00+00:00")
+    monkeypatch.setattr(jobs, "CHUNK", 2)
+    monkeypatch.setattr(jsonl_pieces, "PIECE_MAX", most)
+    monkeypatch.setattr(jsonl_pieces, "BLOCK", 1_000)
+    log = damaged / "e.jsonl"
+    kinds = {type(p).__name__ for p in jsonl_pieces.pieces(log, str(log))}
+    assert kinds == ({"Piece"} if most == 20_000 else {"Piece", "Rest"})
+    said = {}
+    for n in (1, 2):
+        db = tmp_path / f"jobs{n}.db"
+        code, out, err = _import(log, db, n)
+        said[n] = (code, out, err, _said(db))
+        with GameStore(db) as store:
+            said[n] += (store.db.execute(
+                "SELECT source_line, source_game FROM games ORDER BY rowid").fetchall(),)
+    assert said[1][0] == 1  # its damaged games: said as they are
+    assert said[2] == said[1]
+    assert max(g for _, g in said[1][-1]) > len(said[1][-1])  # games unread between
 
 
 @pytest.mark.patched

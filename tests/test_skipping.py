@@ -5,7 +5,6 @@ same, and reads no event of a game it skips unless the log's damage makes it."""
 from __future__ import annotations
 
 import io
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -13,13 +12,10 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import damaged_logs, log_lines
 
 from getbit_events.events import (
-    CardChosen,
-    CardsRevealed,
     Event,
-    GameStarted,
-    SharkCardPlayed,
     SourcePos,
 )
 from getbit_events.record import RecordedGame
@@ -27,66 +23,12 @@ from getbit_events.simulate import simulate_game
 from importers import iter_file
 from importers import jsonl as jsonl_reader
 from importers.gbn import iter_gbn_stream, write_gbn
-from importers.jsonl import iter_jsonl, write_jsonl
+from importers.jsonl import iter_jsonl
 from importers.skipping import Skipped
-
-_REVEALS = (GameStarted, CardChosen, CardsRevealed, SharkCardPlayed)
-
-
-def _games(count: int, reveals_only: bool) -> list[str]:
-    """The log lines of ``count`` small simulated games."""
-    games = []
-    for k in range(count):
-        events = simulate_game("standard" if k % 2 else "shark", 4 + k % 2, k, "random")
-        if reveals_only:
-            events = [e for e in events if isinstance(e, _REVEALS)]
-        games.append((f"g{k}", events))
-    return list(write_jsonl(games))
-
-
-_DAMAGE = st.sampled_from([
-    "drop", "twice", "garbage", "other game", "no game", "not an object", "blank", "swap",
-])
-
-
-@st.composite
-def _logs(draw: st.DrawFn) -> bytes:
-    """A log of a few games, its lines damaged here and there."""
-    lines = _games(draw(st.integers(1, 5)), draw(st.booleans()))
-    for _ in range(draw(st.integers(0, 8))):
-        if not lines:
-            break
-        at = draw(st.integers(0, len(lines) - 1))
-        damage = draw(_DAMAGE)
-        if damage == "drop":
-            del lines[at]
-        elif damage == "twice":
-            lines.insert(at, lines[at])
-        elif damage == "garbage":
-            lines[at] = lines[at][: len(lines[at]) // 2] + "\n"  # cut: not JSON
-        elif damage in ("other game", "no game"):
-            try:
-                data = json.loads(lines[at])
-            except ValueError:  # damaged already
-                continue
-            if not isinstance(data, dict) or "game" not in data:
-                continue
-            if damage == "no game":
-                del data["game"]
-            else:
-                data["game"] = "elsewhere"
-            lines[at] = json.dumps(data) + "\n"
-        elif damage == "not an object":
-            lines[at] = "[1, 2]\n"
-        elif damage == "blank":
-            lines.insert(at, "\n")
-        elif at + 1 < len(lines):
-            lines[at], lines[at + 1] = lines[at + 1], lines[at]
-    return "".join(lines).encode()
 
 
 @settings(max_examples=200, deadline=None)
-@given(_logs(), st.sets(st.integers(1, 8)))
+@given(damaged_logs(), st.sets(st.integers(1, 8)))
 def test_a_reader_skipping_games_finds_the_same_games_and_reads_the_rest_the_same(
     data: bytes, skipped: set[int]
 ) -> None:
@@ -117,7 +59,7 @@ def _finds_the_same(
 def test_a_clean_log_s_skipped_games_are_not_read_into_events(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    data = "".join(_games(4, reveals_only=True)).encode()
+    data = "".join(log_lines(4, reveals_only=True)).encode()
     read: list[str] = []
     real = jsonl_reader.event_from_wire
 
@@ -133,7 +75,7 @@ def test_a_clean_log_s_skipped_games_are_not_read_into_events(
 
 def test_a_file_s_skipped_games_have_no_text_and_the_rest_theirs(tmp_path: Path) -> None:
     path = tmp_path / "log.jsonl"
-    lines = _games(3, reveals_only=False)
+    lines = log_lines(3, reveals_only=False)
     path.write_text("".join(lines), encoding="utf-8")
     whole = list(iter_file(path))
     some = list(iter_file(path, skip=lambda k: k == 2))
@@ -147,7 +89,7 @@ def test_a_skipped_game_is_read_where_a_broken_line_after_it_depends_on_it() -> 
     # the first game is spoilt (a line missing), so a broken line after its last one,
     # naming the second game, is the first game's: only its errors say so, so the
     # skipped game is read
-    lines = _games(2, reveals_only=True)
+    lines = log_lines(2, reveals_only=True)
     first = sum(1 for line in lines if '"game":"g0"' in line)
     del lines[2]
     lines.insert(first - 1, '{"type":"cards-revealed","game":"g1","seq":2,\n')
