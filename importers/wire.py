@@ -34,6 +34,7 @@ from getbit_events.events import (
     EVENT_TYPES,
     CardsRevealed,
     Event,
+    SharkCardPlayed,
     SourcePos,
 )
 from getbit_events.limits import MAX_TEXT
@@ -437,6 +438,9 @@ def event_from_wire(data: Mapping[str, Any], pos: SourcePos | None = None) -> Ev
     ``pos``, when given, replaces any ``pos`` the object carries: where the
     event was read is where its errors are reported.
     """
+    plain = _plain_wire(data, pos)
+    if plain is not None:
+        return plain
     if "type" not in data:
         raise InputError("the event has no 'type'")
     if "round" not in data:
@@ -458,16 +462,18 @@ def plain_reveal(data: dict[str, Any]) -> CardsRevealed | None:
     no other field. None for any other: the converter's way, which says what is
     wrong. Most of a log of choices and reveals is reveals, and this takes a fifth
     of the converter's time (``tests/test_serialize.py`` holds the two the same)."""
-    cards = data.get("cards")
-    round_ = data.get("round")
-    number = data.get("number")
     pos = data.get("pos")
+    if not (pos is None or type(pos) is SourcePos) or not _REVEAL_FIELDS.issuperset(data):
+        return None
+    return _reveal(data.get("round"), data.get("cards"), data.get("number"), pos)
+
+
+def _reveal(round_: Any, cards: Any, number: Any, pos: SourcePos | None) -> CardsRevealed | None:
+    """``plain_reveal`` of these fields."""
     if (
         type(cards) is not list
         or type(round_) is not int
         or not (number is None or type(number) is int)
-        or not (pos is None or type(pos) is SourcePos)
-        or not _REVEAL_FIELDS.issuperset(data)
     ):
         return None
     pairs = []
@@ -479,6 +485,40 @@ def plain_reveal(data: dict[str, Any]) -> CardsRevealed | None:
             return None
         pairs.append((name, card))
     return CardsRevealed(round_, tuple(pairs), pos, number)
+
+
+def _plain_wire(data: Mapping[str, Any], pos: SourcePos | None) -> Event | None:
+    """The event of a wire object of a log's commonest lines (``cards-revealed`` and
+    ``shark-card-played``: 25 of a game's 26 in a log of choices and reveals) when
+    it holds the envelope, the round and the fields and nothing else (``write_jsonl``'s
+    shape), checked as the converter checks them; None for any other: the way
+    through ``event_from_payload``, which says what is wrong. The object is read as it
+    is, not copied twice first (``tests/test_serialize.py`` holds the two the same)."""
+    tag = data.get("type")  # any other line: on at once
+    if tag == CardsRevealed.TYPE:
+        if len(data) != 6 or not _plain_envelope(data, CardsRevealed.VERSION):
+            return None
+        return _reveal(data["round"], data.get("cards"), None, pos)
+    if tag == SharkCardPlayed.TYPE:
+        if len(data) != 7 or not _plain_envelope(data, SharkCardPlayed.VERSION):
+            return None
+        round_, shark, card = data["round"], data.get("shark"), data.get("card")
+        if (
+            type(round_) is not int
+            or type(shark) is not str
+            or type(card) is not str
+            or len(shark) > MAX_TEXT
+            or len(card) > MAX_TEXT
+        ):
+            return None
+        return SharkCardPlayed(round_, shark, card, pos)
+    return None
+
+
+def _plain_envelope(data: Mapping[str, Any], version: int) -> bool:
+    """Whether ``data`` holds ``game``, ``seq`` and ``round``, and ``v`` is ``version``."""
+    v = data.get("v")
+    return type(v) is int and v == version and "game" in data and "seq" in data and "round" in data
 
 
 # -- "Come on! Bite me!" (docs/biteme.md): the same envelope, ``turn`` for ``round`` --

@@ -533,3 +533,68 @@ def test_a_plain_event_is_read_as_the_converter_reads_it(
 def test_the_events_of_a_log_take_the_plain_way() -> None:
     for event in _EVERY_PLAIN:
         assert wire.plain_event(type(event), _fields(event)) == event
+
+
+@st.composite
+def _wire_objects(draw: st.DrawFn) -> dict[str, Any]:
+    """A wire object of a reveal or a Shark's card as a log may give it: as written, then
+    its fields (``_reveal_fields``, ``_plain_fields``) or its envelope changed."""
+    if draw(st.booleans()):
+        tag, fields = "cards-revealed", draw(_reveal_fields())
+    else:
+        shark = draw(st.sampled_from([e for e in _EVERY_PLAIN if type(e) is SharkCardPlayed]))
+        tag, fields = "shark-card-played", _fields(shark)
+        if draw(st.booleans()):
+            fields = draw(_plain_fields().filter(lambda g: g[0] is SharkCardPlayed))[1]
+    data: dict[str, Any] = {"type": tag, "v": 1, "game": "g1", "seq": 4, **fields}
+    change = draw(st.sampled_from(["none", "none", "v", "type", "game", "seq"]))
+    if change == "v":
+        data["v"] = draw(st.sampled_from([True, 1.0, "1", 0, 2, None]))
+    elif change == "type":
+        data["type"] = draw(st.sampled_from(["card-chosen", "cards-revealed", "shark-card-played"]))
+    elif change in ("game", "seq"):
+        del data[change]
+    return data
+
+
+_SHARK_LINE = {"type": "shark-card-played", "v": 1, "game": "g1", "seq": 4, "round": 2,
+               "shark": "Jaws", "card": "left-arm"}
+
+
+@settings(max_examples=600, deadline=None)
+@given(_wire_objects(), st.sampled_from([None, SourcePos("log.jsonl", 7, 1)]))
+@example({**_SHARK_LINE, "card": "x" * 1001}, None)  # a text past MAX_TEXT
+@example({**_SHARK_LINE, "shark": "x" * 1001}, None)
+@example({**_SHARK_LINE, "round": True}, None)  # a flag is not a number
+@example({**_SHARK_LINE, "v": True}, None)
+@example({**_SHARK_LINE, "card": 3}, None)
+def test_a_plain_wire_object_is_read_as_the_converter_reads_it(
+    data: dict[str, Any], pos: SourcePos | None
+) -> None:
+    fast = wire._plain_wire(dict(data), pos)
+    if fast is None:
+        return
+    assert data["v"] == type(fast).VERSION
+    assert type(data["v"]) is int
+    assert "game" in data
+    assert "seq" in data
+    assert "pos" not in data
+    fields = {k: v for k, v in data.items() if k not in ("type", "v", "game", "seq")}
+    slow = wire.converter.structure({**fields, "pos": pos}, EVENT_TYPES[data["type"]])
+    assert fast == slow
+    assert all(type(getattr(fast, f.name)) is type(getattr(slow, f.name))
+               for f in attrs.fields(type(fast)))
+
+
+def test_the_reveals_and_shark_cards_of_a_log_take_the_plain_wire_way() -> None:
+    game = simulate_game("shark", 5, 3, "sensible")
+    lines = [json.loads(json.dumps(event_to_wire(e, "g1", n))) for n, e in enumerate(game, 1)]
+    kinds = {"cards-revealed", "shark-card-played"}
+    plain = [line for line in lines if line["type"] in kinds]
+    assert {line["type"] for line in plain} == kinds
+    for line in plain:
+        pos = SourcePos("log.jsonl", line["seq"], 1)
+        made = wire._plain_wire(line, pos)
+        assert made is not None
+        assert made == attrs.evolve(game[line["seq"] - 1], pos=pos)
+    assert all(wire._plain_wire(line, None) is None for line in lines if line["type"] not in kinds)
