@@ -50,6 +50,7 @@ COMPILED = [
     "importers/payload_text.py",
     "importers/jsonl.py",
     "importers/jsonl_lines.py",
+    "importers/jsonl_rounds.py",
     "store/encoding.py",
     "store/readmodel.py",
     "importers/wire.py",
