@@ -23,10 +23,20 @@ from cli import app
 from getbit_events.errors import StoreError
 from getbit_events.simulate import simulate_games
 from getbit_events.validate import GameReport, validate_game
+from importers import read_file
 from importers.gbn import read_gbn, write_gbn
 from importers.wire import event_from_payload
 from importers.workers import cores
-from store import MIGRATIONS, GameStore, check, check_store, eventlog, game_hash, readmodel
+from store import (
+    MIGRATIONS,
+    GameStore,
+    check,
+    check_store,
+    eventlog,
+    game_hash,
+    readmodel,
+    revisions,
+)
 from store.check import _Careful
 from store.importing import import_paths
 from store.schema import GAME_COLUMNS
@@ -202,6 +212,36 @@ def test_a_failed_game_in_a_batch_rolls_back_alone(
                     store.add(report)
         assert store.count() == 3
         assert store.table_rows("violations") == []  # the invalid game's are rolled back
+    assert check_store(tmp_path / "g.db").ok
+
+
+@pytest.mark.patched
+def test_a_game_failing_after_its_row_is_written_leaves_no_text_in_its_batch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The record texts of a batch are written with it; one of a game rolled back is not."""
+    (tmp_path / "games.gbn").write_text(_sim(3), "utf-8")
+    reports = [validate_game(g) for g in read_file(tmp_path / "games.gbn")]
+    assert all(r.record.text for r in reports)
+    doomed = game_hash_of(reports[1])
+    real = revisions.lookalikes
+
+    def lookalikes(conn: sqlite3.Connection, game_id: str, *rest: Any) -> tuple[str, ...]:
+        if game_id == doomed:  # its games row is written by now, in its savepoint
+            raise ValueError("no")
+        return real(conn, game_id, *rest)
+
+    monkeypatch.setattr(revisions, "lookalikes", lookalikes)
+    with GameStore(tmp_path / "g.db") as store:
+        with store.batch():
+            for report in reports:
+                with contextlib.suppress(ValueError):
+                    store.add(report)
+        kept = {g.id for g in store.games(everything=True)}
+        texts = store.db.execute("SELECT game_id, text IS NOT NULL FROM sources").fetchall()
+    assert len(kept) == 2
+    assert doomed not in kept
+    assert sorted(texts) == sorted((game_id, 1) for game_id in kept)
     assert check_store(tmp_path / "g.db").ok
 
 
