@@ -14,7 +14,7 @@ from importers.reading import STDIN, Encoding, present, read_in, recoded, spool,
 from importers.skipping import Skip, Skipped
 
 if TYPE_CHECKING:
-    from importers.jsonl_pieces import Piece, Rest
+    from importers.pieces import Piece, Rest
 
 __all__ = [
     "FOLDER_SUFFIXES",
@@ -26,9 +26,9 @@ __all__ = [
     "folder_suffixes",
     "iter_file",
     "iter_records",
-    "log_pieces",
     "no_games",
     "read_file",
+    "record_pieces",
     "record_suffixes",
 ]
 
@@ -124,23 +124,27 @@ def iter_records(
     return iter_file(path, fmt, encoding=encoding, say=say, skip=skip)
 
 
-def log_pieces(
+def record_pieces(
     path: str | Path, fmt: str, encoding: str | None, say: Callable[[str], None]
 ) -> Iterator[Piece | Rest] | None:
-    """The pieces of a JSON Lines log of Get Bit! in UTF-8, for worker processes to read
-    apart (``jsonl_pieces``); None for any other file (``iter_records`` reads it)."""
+    """The pieces of a GBN file or a JSON Lines log of Get Bit! in UTF-8, for worker
+    processes to read apart (``importers.pieces``); None for any other file
+    (``iter_records`` reads it)."""
     from importers.bite_jsonl import bite_kind
-    from importers.jsonl_pieces import pieces
+    from importers.pieces import FORMATS, pieces
 
     path = Path(path)
-    if bite_kind(path, fmt) is not None or (detect(path) if fmt == "auto" else fmt) != "jsonl":
+    if bite_kind(path, fmt) is not None:
+        return None
+    chosen = detect(path) if fmt == "auto" else fmt
+    if chosen not in FORMATS:
         return None
     heard: list[str] = []
     if not read_in(path, encoding, heard.append).utf8:
         return None  # recoded as it is read: ``iter_records`` says so
     for note in heard:
         say(note)
-    return pieces(path, str(path))
+    return pieces(path, str(path), chosen)
 
 
 def detect(path: Path) -> str:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import IO, Any, cast
 
 from getbit_events.events import SourcePos
-from getbit_events.limits import MAX_ROUNDS, MAX_TEXT
+from getbit_events.limits import MAX_LINE, MAX_ROUNDS, MAX_TEXT
 from getbit_events.record import (
     RecordedGame,
     RecordedOutcome,
@@ -49,6 +49,7 @@ from importers.reading import GameErrors, Held
 from importers.skipping import Skip, Skipped
 
 __all__ = [
+    "cut_before",
     "game_gbn",
     "iter_gbn",
     "iter_gbn_file",
@@ -103,18 +104,57 @@ def iter_gbn_file(
 
 
 def iter_gbn_stream(
-    stream: IO[bytes], source: str, skip: Skip = None
+    stream: IO[bytes], source: str, skip: Skip = None, first: int = 1, cut: bool = False
 ) -> Iterator[RecordedGame | Skipped]:
     """The games of a binary stream of GBN, read line by line; the stream is closed
-    after (``skip``: ``iter_gbn_file``'s)."""
-    return _file_games(stream, source, skip)
+    after (``skip``: ``iter_gbn_file``'s). ``first``: the number of its first line (a
+    piece of a file, ``importers.pieces``); ``cut``: its last line begins a game
+    whatever came before it (``cut_before``), the next piece's first: it ends the game
+    before it, as in the whole file, and its own game is left to that piece."""
+    return _file_games(stream, source, skip, first, cut)
 
 
 def _file_games(
-    stream: IO[bytes], source: str, skip: Skip
+    stream: IO[bytes], source: str, skip: Skip, first: int = 1, cut: bool = False
 ) -> Iterator[RecordedGame | Skipped]:
     with stream:
-        yield from _Reader(source, skip=skip).games(file_lines(stream))
+        yield from _Reader(source, skip=skip).games(file_lines(stream, first), cut)
+
+
+#: the most lines looked back past, blank or comments, for the round line before a tag
+_LOOK_BACK = 16
+
+
+def cut_before(before: bytes, line: bytes) -> bool:
+    """Whether a GBN record can be cut before ``line`` and the two parts read apart:
+    ``line`` is a tag line (``[`` its first byte) and the last line of ``before`` that
+    is not blank or a comment is a round line, whole and well formed. The tag begins a
+    game then whatever came before (``_Reader.games``: a tag after round lines ends the
+    game, and a round line leaves no line held), and the reader is as it is at the
+    start of a file. ``before``: the lines before it (from some line's start)."""
+    if line[:1] != b"[" or len(line) > MAX_LINE:
+        return False
+    lines = before.split(b"\n")
+    if not lines or lines[-1]:
+        return False  # ``line`` does not begin a line
+    for raw in reversed(lines[-_LOOK_BACK - 1 : -1]):
+        if len(raw) >= MAX_LINE:
+            return False
+        try:
+            text = (raw[:-1] if raw.endswith(b"\r") else raw).decode("utf-8")
+        except UnicodeDecodeError:
+            return False
+        body = text.lstrip()
+        if not body:
+            continue  # blank
+        if "\0" in body:
+            return False
+        if body[0] == "#":
+            continue  # a comment
+        if body[0] == "[":
+            return False
+        return _ROUND.match(body.split("#", 1)[0].rstrip()) is not None
+    return False
 
 
 def read_gbn_file(path: str | Path, source: str | None = None) -> list[RecordedGame]:
@@ -284,7 +324,9 @@ class _Reader:
         self.errors.take(held.release())
         return games
 
-    def games(self, lines: Iterable[Line]) -> Iterator[RecordedGame | Skipped]:
+    def games(self, lines: Iterable[Line], cut: bool = False) -> Iterator[RecordedGame | Skipped]:
+        """The games of ``lines``; ``cut``: the last one begins a game left to the next
+        piece (``iter_gbn_stream``)."""
         blank = False  # a blank line since the last line read
         for number, line, fault in lines:
             body = line.lstrip()
@@ -328,6 +370,8 @@ class _Reader:
                 self._round(body, number, indent, written, plain, fault)
             else:
                 self.errors.add(self._stray(number, indent, fault))
+        if cut:
+            return
         if self.start is not None:
             game = self._game()
             self._reset(None)

@@ -88,15 +88,16 @@ def text_lines(text: str) -> Iterator[Line]:
             yield number, line, None
 
 
-def file_lines(stream: IO[bytes]) -> Iterator[Line]:
+def file_lines(stream: IO[bytes], first: int = 1) -> Iterator[Line]:
     """Each line of a binary ``stream``, decoded here one line at a time.
 
     A line past MAX_LINE bytes is reported by its first bytes (``raw_lines``
     never holds more). A line that is not UTF-8 text, or holds a NUL, is
     reported at the column of the first bad byte, with its text decoded as far
-    as it can be (the reader still sees where games begin).
+    as it can be (the reader still sees where games begin). ``first``: the number of
+    the stream's first line (a piece of a file, ``importers.pieces``).
     """
-    for number, raw, too_long in raw_lines(stream):
+    for number, raw, too_long in raw_lines(stream, first):
         if too_long:
             yield number, raw[:200].decode("utf-8", "replace"), (1, _TOO_LONG)
             continue

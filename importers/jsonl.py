@@ -99,7 +99,7 @@ def iter_jsonl(
     (a damaged log).
 
     ``first``: the number of the stream's first line (a piece of a log,
-    ``jsonl_pieces``). ``cut``: the stream's last line begins a game whatever came
+    ``pieces``). ``cut``: the stream's last line begins a game whatever came
     before it (``begins_game``), the next piece's first: it ends the game before it,
     as in the whole log, and its own game is left to that piece."""
     log = _Log(source, skip)
@@ -118,7 +118,7 @@ def begins_game(raw: bytes) -> bool:
     """Whether the line ``raw`` begins a game of a log whatever the lines before it: a
     ``game-started`` whole and well formed, with a game's id (``_Log.event`` ends the
     game before it, if any, and begins one there). A log can be cut before such a line
-    and its pieces read apart (``jsonl_pieces``)."""
+    and its pieces read apart (``pieces``)."""
     data = json_object(raw)
     return data is not None and data.get("type") == "game-started" and _good_id(data.get("game"))
 

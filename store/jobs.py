@@ -8,9 +8,10 @@ chunk ``c`` of ``CHUNK`` items is worker ``c % N``'s. Nothing but the results
 crosses a pipe: a worker checks its games
 (``validate_game``) and makes them ready to store (``adding.prepare``), and
 sends each chunk back on a queue of its own, at most ``AHEAD`` chunks ahead of
-the writer. A JSON Lines log is not gone through line by line by every worker: its
-items are pieces each worker reads only if they are its own (``jsonl_pieces``), each
-piece's games numbered from 1 and numbered on here (``_numbered``). The writer
+the writer. A GBN file or a JSON Lines log in UTF-8 is not gone through line by line
+by every worker: its items are pieces each worker reads only if they are its own
+(``importers.pieces``), each piece's games numbered from 1 and numbered on here
+(``_numbered``). The writer
 takes chunk 0 from worker 0, chunk 1 from worker 1, ...:
 the games reach it in input order, so ids, the chain and the read models come
 out the same whatever N. Memory is bounded by ``N * AHEAD * CHUNK`` games.
@@ -30,7 +31,7 @@ from biteme.validate import BiteReport, validate_bite
 from getbit_events.errors import GetbitError, InputError
 from getbit_events.record import RecordedGame
 from getbit_events.validate import GameReport, validate_game
-from importers.jsonl_pieces import Piece, Rest, read_piece, read_rest
+from importers.pieces import Piece, Rest, read_piece, read_rest
 from importers.reading import date_warnings, present
 from importers.skipping import Positions, Skipped, mark
 from importers.workers import AHEAD, Share, bug, default_jobs, in_order
@@ -142,7 +143,7 @@ Work = tuple[
 
 
 class Continued(NamedTuple):
-    """A game of a log read the usual way after pieces of it (``jsonl_pieces.Rest``):
+    """A game of a file read the usual way after pieces of it (``pieces.Rest``):
     numbered from the first game of the rest, so numbered on as a piece's are."""
 
     record: RecordedGame | Skipped
@@ -150,7 +151,7 @@ class Continued(NamedTuple):
 
 @attrs.frozen
 class PieceWork:
-    """The work of a piece of a log (``jsonl_pieces``) or of a game ``Continued``: its
+    """The work of a piece of a file (``importers.pieces``) or of a game ``Continued``: its
     games numbered from 1, as the writer numbers them on (``_numbered``), the count
     begun again at a log's ``first`` piece."""
 
@@ -215,15 +216,15 @@ def checked_games(
 ) -> Generator[Work, None, None]:
     """Every item of ``items()`` checked and made ready to store, in order: here
     (``jobs`` 1, the reports whole) or in ``jobs`` worker processes (``Checked``)."""
-    if jobs <= 1:  # (no pieces: a process that does all reads the whole of each log)
+    if jobs <= 1:  # (no pieces: a process that does all reads the whole of each file)
         return (_work_game(item, valid_only, False) for item in items(None))  # type: ignore[arg-type]
     work = functools.partial(_work, valid_only=valid_only, light=True)
     return _numbered(in_order(items, work, jobs, CHUNK, mark))
 
 
 def _numbered(results: Iterator[Work | PieceWork]) -> Generator[Work, None, None]:
-    """``results`` with the games of the pieces of a log numbered on from the pieces
-    before (each piece's are numbered from 1: ``jsonl_pieces``)."""
+    """``results`` with the games of the pieces of a file numbered on from the pieces
+    before (each piece's are numbered from 1: ``pieces``)."""
     count = 0  # games of the log before this piece
     for got in results:
         if not isinstance(got, PieceWork):
@@ -285,7 +286,7 @@ def files_items(
 def _file_items(
     files: list[Path], fmt: str, encoding: str | None, positions: Positions
 ) -> Iterator[Item]:
-    from importers import iter_records, log_pieces
+    from importers import iter_records, record_pieces
 
     for path in files:
         line = 1
@@ -293,8 +294,8 @@ def _file_items(
             if not present(path):  # said, and the other paths are still read
                 raise InputError(f"{path}: no such file or folder")
             notes: list[str] = []
-            # workers read a log's pieces apart, not every line of it (``jsonl_pieces``)
-            split = None if positions.share is None else log_pieces(
+            # workers read a file's pieces apart, not every line of it (``importers.pieces``)
+            split = None if positions.share is None else record_pieces(
                 path, fmt, encoding, notes.append
             )
             games = None if split is not None else iter_records(
@@ -317,8 +318,8 @@ def _file_items(
 def _pieces_items(
     split: Iterator[Piece | Rest], positions: Positions
 ) -> Generator[Item, None, Iterator[RecordedGame | Skipped] | None]:
-    """The pieces of a log as items; then the games of a rest read the usual way (from
-    the log's start: returned, numbered as they are; after pieces: given here,
+    """The pieces of a file as items; then the games of a rest read the usual way (from
+    the file's start: returned, numbered as they are; after pieces: given here,
     ``Continued``)."""
     for piece in split:
         if isinstance(piece, Piece):

@@ -32,6 +32,7 @@ from getbit_events.events import (
 from getbit_events.reducer import apply
 from getbit_events.simulate import make_setup, simulate_game
 from getbit_events.state import initial_state
+from importers.gbn import write_gbn
 from importers.jsonl import write_jsonl
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "SETUPS",
     "Model",
     "damaged_logs",
+    "damaged_records",
     "drawn_games",
     "log_lines",
     "model_games",
@@ -406,3 +408,51 @@ def damaged_logs(draw: st.DrawFn) -> bytes:
         elif at + 1 < len(lines):
             lines[at], lines[at + 1] = lines[at + 1], lines[at]
     return "".join(lines).encode()
+
+
+# -- GBN records, damaged -----------------------------------------------------------
+
+_GBN_DAMAGE = st.sampled_from([
+    "drop", "twice", "garbage", "blank", "no blank", "renumber", "tag twice", "swap", "comment",
+    "crlf", "indent", "bad byte",
+])
+
+
+@st.composite
+def damaged_records(draw: st.DrawFn) -> bytes:
+    """A GBN file of a few games, its lines damaged here and there."""
+    games = [
+        simulate_game("standard" if k % 2 else "shark", 4 + k % 2, k, "random")
+        for k in range(draw(st.integers(1, 5)))
+    ]
+    lines = write_gbn(games, outcomes=draw(st.booleans())).splitlines(keepends=True)
+    for _ in range(draw(st.integers(0, 8))):
+        if not lines:
+            break
+        at = draw(st.integers(0, len(lines) - 1))
+        damage = draw(_GBN_DAMAGE)
+        if damage == "drop":
+            del lines[at]
+        elif damage == "twice":
+            lines.insert(at, lines[at])
+        elif damage == "garbage":
+            lines[at] = draw(st.sampled_from(["%%%\n", "[Line\n", "x. Ann 1\n", "1 Ann\n"]))
+        elif damage == "blank":
+            lines.insert(at, "\n")
+        elif damage == "no blank" and lines[at] == "\n":
+            del lines[at]
+        elif damage == "renumber" and lines[at][:1].isdigit():
+            lines[at] = str(draw(st.integers(0, 40))) + lines[at].lstrip("0123456789")
+        elif damage == "tag twice" and lines[at].startswith("["):
+            lines.insert(at + draw(st.integers(0, 3)), lines[at])
+        elif damage == "comment":
+            lines.insert(at, "# a note\n")
+        elif damage == "swap" and at + 1 < len(lines):
+            lines[at], lines[at + 1] = lines[at + 1], lines[at]
+        elif damage == "crlf" and lines[at].endswith("\n"):
+            lines[at] = lines[at][:-1] + "\r\n"
+        elif damage == "indent":
+            lines[at] = "  " + lines[at]
+        elif damage == "bad byte":
+            lines[at] = "\udcff" + lines[at]  # a byte that is not UTF-8, once written
+    return "".join(lines).encode("utf-8", "surrogateescape")

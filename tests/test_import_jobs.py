@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from cli import app
 from getbit_events.simulate import simulate_games
-from importers import jsonl_pieces, workers
+from importers import pieces, read_file, workers
 from importers.gbn import write_gbn
 from importers.jsonl import write_jsonl
 from store import GameStore, adding, check_store, importing, jobs
@@ -129,10 +129,10 @@ def test_a_log_read_in_pieces_stores_what_one_process_stores(
     same games, numbered the same, as one process reading it whole."""
     monkeypatch.setattr(adding, "utc_now", lambda: "2026-01-01T00:00:00+00:00")
     monkeypatch.setattr(jobs, "CHUNK", 2)
-    monkeypatch.setattr(jsonl_pieces, "PIECE_MAX", most)
-    monkeypatch.setattr(jsonl_pieces, "BLOCK", 1_000)
+    monkeypatch.setattr(pieces, "PIECE_MAX", most)
+    monkeypatch.setattr(pieces, "BLOCK", 1_000)
     log = damaged / "e.jsonl"
-    kinds = {type(p).__name__ for p in jsonl_pieces.pieces(log, str(log))}
+    kinds = {type(p).__name__ for p in pieces.pieces(log, str(log), "jsonl")}
     assert kinds == ({"Piece"} if most == 20_000 else {"Piece", "Rest"})
     said = {}
     for n in (1, 2):
@@ -232,9 +232,12 @@ def test_a_bug_in_checking_a_game_costs_only_that_game(
     records: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     real = jobs.validate_game
+    # the third game of a.gbn, by where it begins (a worker numbers a piece's games from 1)
+    third = [g.pos.line for g in read_file(records / "a.gbn")][2]
 
     def flaky(record: object) -> object:
-        if getattr(record, "index", None) == 3 and "a.gbn" in str(getattr(record, "source", "")):
+        pos = getattr(record, "pos", None)
+        if getattr(pos, "line", None) == third and "a.gbn" in str(getattr(record, "source", "")):
             raise ZeroDivisionError("boom")
         return real(record)  # type: ignore[arg-type]
 
@@ -484,6 +487,8 @@ def test_a_file_gone_between_the_workers_reads_stops_them_and_costs_no_game(
 
     records = gone_after_the_first_open(importers.iter_records)
     monkeypatch.setattr(importers, "iter_records", records)  # import's
+    cut = gone_after_the_first_open(importers.record_pieces)
+    monkeypatch.setattr(importers, "record_pieces", cut)  # import's, in pieces
     monkeypatch.setattr(cli, "_games", gone_after_the_first_open(cli._games))  # validate's
     db = tmp_path / "s.db"
     args = ["--db", str(db)] if command == "import" else []

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import damaged_logs, log_lines
+from strategies import damaged_logs, damaged_records, log_lines
 
 from getbit_events.events import (
     Event,
@@ -101,47 +101,8 @@ def test_a_skipped_game_is_read_where_a_broken_line_after_it_depends_on_it() -> 
     assert some[1] == whole[1]
 
 
-_GBN_DAMAGE = st.sampled_from([
-    "drop", "twice", "garbage", "blank", "no blank", "renumber", "tag twice", "swap", "comment",
-])
-
-
-@st.composite
-def _gbn_records(draw: st.DrawFn) -> bytes:
-    """A GBN file of a few games, its lines damaged here and there."""
-    games = [
-        simulate_game("standard" if k % 2 else "shark", 4 + k % 2, k, "random")
-        for k in range(draw(st.integers(1, 5)))
-    ]
-    lines = write_gbn(games, outcomes=draw(st.booleans())).splitlines(keepends=True)
-    for _ in range(draw(st.integers(0, 8))):
-        if not lines:
-            break
-        at = draw(st.integers(0, len(lines) - 1))
-        damage = draw(_GBN_DAMAGE)
-        if damage == "drop":
-            del lines[at]
-        elif damage == "twice":
-            lines.insert(at, lines[at])
-        elif damage == "garbage":
-            lines[at] = draw(st.sampled_from(["%%%\n", "[Line\n", "x. Ann 1\n", "1 Ann\n"]))
-        elif damage == "blank":
-            lines.insert(at, "\n")
-        elif damage == "no blank" and lines[at] == "\n":
-            del lines[at]
-        elif damage == "renumber" and lines[at][:1].isdigit():
-            lines[at] = str(draw(st.integers(0, 40))) + lines[at].lstrip("0123456789")
-        elif damage == "tag twice" and lines[at].startswith("["):
-            lines.insert(at + draw(st.integers(0, 3)), lines[at])
-        elif damage == "comment":
-            lines.insert(at, "# a note\n")
-        elif damage == "swap" and at + 1 < len(lines):
-            lines[at], lines[at + 1] = lines[at + 1], lines[at]
-    return "".join(lines).encode()
-
-
 @settings(max_examples=200, deadline=None)
-@given(_gbn_records(), st.sets(st.integers(1, 10)))
+@given(damaged_records(), st.sets(st.integers(1, 10)))
 def test_a_gbn_reader_skipping_games_finds_the_same_games_and_reads_the_rest_the_same(
     data: bytes, skipped: set[int]
 ) -> None:

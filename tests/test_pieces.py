@@ -1,7 +1,7 @@
-"""A log cut into pieces read apart (an import's workers, each reading only its own)
-gives the games the whole log gives, damaged or not: the same games, each with its
-text, numbered on from the pieces before; where no cut is found, the rest is read
-the usual way."""
+"""A record file cut into pieces read apart (an import's workers, each reading only its
+own) gives the games the whole file gives, damaged or not: the same games, each with
+its text, numbered on from the pieces before; where no cut is found, the rest is read
+the usual way. For JSON Lines logs and GBN alike."""
 
 from __future__ import annotations
 
@@ -13,20 +13,23 @@ import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import damaged_logs, log_lines
+from strategies import damaged_logs, damaged_records, log_lines
 
 from getbit_events.record import RecordedGame
-from importers import iter_records, jsonl_pieces
+from getbit_events.simulate import simulate_game
+from importers import iter_records
+from importers import pieces as cutting
+from importers.gbn import cut_before, write_gbn
 from importers.jsonl import begins_game
-from importers.jsonl_pieces import Piece, Rest, pieces, read_piece, read_rest
+from importers.pieces import Piece, Rest, read_piece, read_rest
 from importers.skipping import Skipped
 
 
-def _read_apart(path: Path) -> list[RecordedGame]:
-    """Every game of the log at ``path`` read piece by piece, numbered on as the taker
+def _read_apart(path: Path, fmt: str = "jsonl") -> list[RecordedGame]:
+    """Every game of the file at ``path`` read piece by piece, numbered on as the taker
     of an import's work numbers them (``store.jobs``)."""
     games: list[RecordedGame] = []
-    for n, part in enumerate(pieces(path, str(path))):
+    for n, part in enumerate(cutting.pieces(path, str(path), fmt)):
         if isinstance(part, Piece):
             read = list(read_piece(part))
             assert part.first == (n == 0) == (part.line == 1)
@@ -50,8 +53,8 @@ def test_a_log_read_in_pieces_gives_the_games_read_whole(
 ) -> None:
     """Whatever the damage, however small the blocks read and the largest piece."""
     with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patch:
-        patch.setattr(jsonl_pieces, "BLOCK", block)
-        patch.setattr(jsonl_pieces, "PIECE_MAX", most)
+        patch.setattr(cutting, "BLOCK", block)
+        patch.setattr(cutting, "PIECE_MAX", most)
         path = Path(folder) / "log.jsonl"
         path.write_bytes(b"\xef\xbb\xbf" + data if bom else data)
         whole = list(iter_records(path, "jsonl"))
@@ -63,7 +66,7 @@ def test_a_log_is_cut_before_each_game_started_and_nowhere_else(tmp_path: Path) 
     path = tmp_path / "log.jsonl"
     path.write_text("".join(lines), "utf-8")
     starts = [n for n, line in enumerate(lines, 1) if '"game-started"' in line]
-    got = list(pieces(path, "log.jsonl"))
+    got = list(cutting.pieces(path, "log.jsonl", "jsonl"))
     assert [p.line for p in got if isinstance(p, Piece)] == starts == [1, *starts[1:]]
     assert [p.cut for p in got if isinstance(p, Piece)] == [True, True, False]
     assert [len(list(read_piece(p))) for p in got if isinstance(p, Piece)] == [1, 1, 1]
@@ -93,7 +96,8 @@ def test_a_game_started_spelt_with_escapes_begins_a_game_but_is_not_looked_for(
     assert begins_game(lines[0].encode())
     path = tmp_path / "log.jsonl"
     path.write_text("".join(lines), "utf-8")
-    assert list(pieces(path, "log.jsonl")) == [Rest(path, "log.jsonl", 0, 1)]
+    got = list(cutting.pieces(path, "log.jsonl", "jsonl"))
+    assert got == [Rest(path, "log.jsonl", "jsonl", 0, 1)]
     assert len(_read_apart(path)) == 2
 
 
@@ -106,8 +110,8 @@ def test_past_the_largest_piece_with_no_cut_the_rest_is_read_the_usual_way(
         lines[n] = lines[n].replace('"game-started"', '"game\\u002dstarted"')
     path = tmp_path / "log.jsonl"
     path.write_text("".join(lines), "utf-8")
-    monkeypatch.setattr(jsonl_pieces, "PIECE_MAX", 4 * max(map(len, lines)))
-    got = list(pieces(path, "log.jsonl"))
+    monkeypatch.setattr(cutting, "PIECE_MAX", 4 * max(map(len, lines)))
+    got = list(cutting.pieces(path, "log.jsonl", "jsonl"))
     assert [type(p).__name__ for p in got] == ["Piece", "Rest"]
     rest = got[1]
     assert isinstance(rest, Rest)
@@ -130,10 +134,70 @@ def test_a_piece_with_a_game_of_its_own_inside_numbers_the_games_after_it_on(
     del lines[starts[1] + 2]  # the game spoilt: out of sequence
     path = tmp_path / "log.jsonl"
     path.write_text("".join(lines), "utf-8")
-    parts = [p for p in pieces(path, "log.jsonl") if isinstance(p, Piece)]
+    parts = [p for p in cutting.pieces(path, "log.jsonl", "jsonl") if isinstance(p, Piece)]
     counts = [len(list(read_piece(p))) for p in parts]
     assert counts[0] == counts[2] == 1 < counts[1]
     whole = list(iter_records(path, "jsonl"))
     assert len(whole) == sum(counts)
     assert _read_apart(path) == whole
     assert _read_apart(path)[-1].index == len(whole)
+
+
+# -- GBN -------------------------------------------------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    damaged_records(),
+    st.integers(1, 400),
+    st.sampled_from([64, 700, 5_000, 8 << 20]),
+    st.booleans(),
+)
+def test_a_gbn_record_read_in_pieces_gives_the_games_read_whole(
+    data: bytes, block: int, most: int, bom: bool
+) -> None:
+    """Whatever the damage, however small the blocks read and the largest piece."""
+    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cutting, "BLOCK", block)
+        patch.setattr(cutting, "PIECE_MAX", most)
+        path = Path(folder) / "games.gbn"
+        path.write_bytes(b"\xef\xbb\xbf" + data if bom else data)
+        whole = list(iter_records(path, "gbn"))
+        assert _read_apart(path, "gbn") == whole
+
+
+def test_a_gbn_record_is_cut_before_each_game_s_tags_after_rounds(tmp_path: Path) -> None:
+    games = [simulate_game("standard", 4, seed, "sensible") for seed in range(3)]
+    text = write_gbn(games)
+    path = tmp_path / "games.gbn"
+    path.write_text(text, "utf-8")
+    lines = text.splitlines()
+    firsts = [n for n, line in enumerate(lines, 1) if line.startswith("[") and (
+        n == 1 or not lines[n - 2].startswith("["))]
+    got = list(cutting.pieces(path, "games.gbn", "gbn"))
+    assert [p.line for p in got if isinstance(p, Piece)] == firsts
+    assert [len(list(read_piece(p))) for p in got if isinstance(p, Piece)] == [1, 1, 1]
+    assert _read_apart(path, "gbn") == list(iter_records(path, "gbn"))
+
+
+@pytest.mark.parametrize(
+    ("before", "cut"),
+    [
+        ("1. Ann 1, Bob 2\n\n", True),
+        ("1. Ann 1, Bob 2\n", True),  # no blank line between: a tag after rounds
+        ("1. Ann 1, Bob 2\n# a comment\n  \n", True),
+        ("12 . Ann 1 # after\r\n\n", True),
+        ('[Event "x"]\n', False),  # a tag before: the game's own tags
+        ("\n", False),  # nothing before it
+        ("Ann 1, Bob 2\n\n", False),  # a stray line before: held, it goes with the next game
+        ("1. Ann 1, Bob 2\n" + "\n" * 20, False),  # too far back to look
+        ("", False),
+    ],
+)
+def test_a_gbn_cut_comes_only_after_a_round_line(before: str, cut: bool) -> None:
+    assert cut_before(before.encode(), b'[Event "y"]\n') is cut
+    assert not cut_before(before.encode(), b'  [Event "y"]\n')  # not looked for indented
+
+
+def test_a_gbn_cut_is_not_made_inside_a_line() -> None:
+    assert not cut_before(b"1. Ann 1, Bob 2\n\nx", b'[Event "y"]\n')
