@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -369,45 +370,62 @@ def log_lines(count: int, reveals_only: bool) -> list[str]:
     return list(write_jsonl(games))
 
 
+def _damaged(
+    draw: st.DrawFn,
+    lines: list[str],
+    damages: st.SearchStrategy[str],
+    damage_line: Callable[[st.DrawFn, list[str], int, str], None],
+) -> list[str]:
+    """``lines`` damaged here and there: a line dropped, given twice, a blank line put
+    in, two lines swapped, or a damage of the format's own (``damage_line``)."""
+    for _ in range(draw(st.integers(0, 8))):
+        if not lines:
+            break
+        at = draw(st.integers(0, len(lines) - 1))
+        damage = draw(damages)
+        if damage == "drop":
+            del lines[at]
+        elif damage == "twice":
+            lines.insert(at, lines[at])
+        elif damage == "blank":
+            lines.insert(at, "\n")
+        elif damage == "swap":
+            if at + 1 < len(lines):
+                lines[at], lines[at + 1] = lines[at + 1], lines[at]
+        else:
+            damage_line(draw, lines, at, damage)
+    return lines
+
+
 _DAMAGE = st.sampled_from([
     "drop", "twice", "garbage", "other game", "no game", "not an object", "blank", "swap",
 ])
+
+
+def _damage_log_line(draw: st.DrawFn, lines: list[str], at: int, damage: str) -> None:
+    if damage == "garbage":
+        lines[at] = lines[at][: len(lines[at]) // 2] + "\n"  # cut: not JSON
+    elif damage in ("other game", "no game"):
+        try:
+            data = json.loads(lines[at])
+        except ValueError:  # damaged already
+            return
+        if not isinstance(data, dict) or "game" not in data:
+            return
+        if damage == "no game":
+            del data["game"]
+        else:
+            data["game"] = "elsewhere"
+        lines[at] = json.dumps(data) + "\n"
+    elif damage == "not an object":
+        lines[at] = "[1, 2]\n"
 
 
 @st.composite
 def damaged_logs(draw: st.DrawFn) -> bytes:
     """A log of a few games, its lines damaged here and there."""
     lines = log_lines(draw(st.integers(1, 5)), draw(st.booleans()))
-    for _ in range(draw(st.integers(0, 8))):
-        if not lines:
-            break
-        at = draw(st.integers(0, len(lines) - 1))
-        damage = draw(_DAMAGE)
-        if damage == "drop":
-            del lines[at]
-        elif damage == "twice":
-            lines.insert(at, lines[at])
-        elif damage == "garbage":
-            lines[at] = lines[at][: len(lines[at]) // 2] + "\n"  # cut: not JSON
-        elif damage in ("other game", "no game"):
-            try:
-                data = json.loads(lines[at])
-            except ValueError:  # damaged already
-                continue
-            if not isinstance(data, dict) or "game" not in data:
-                continue
-            if damage == "no game":
-                del data["game"]
-            else:
-                data["game"] = "elsewhere"
-            lines[at] = json.dumps(data) + "\n"
-        elif damage == "not an object":
-            lines[at] = "[1, 2]\n"
-        elif damage == "blank":
-            lines.insert(at, "\n")
-        elif at + 1 < len(lines):
-            lines[at], lines[at + 1] = lines[at + 1], lines[at]
-    return "".join(lines).encode()
+    return "".join(_damaged(draw, lines, _DAMAGE, _damage_log_line)).encode()
 
 
 # -- GBN records, damaged -----------------------------------------------------------
@@ -418,6 +436,25 @@ _GBN_DAMAGE = st.sampled_from([
 ])
 
 
+def _damage_gbn_line(draw: st.DrawFn, lines: list[str], at: int, damage: str) -> None:
+    if damage == "garbage":
+        lines[at] = draw(st.sampled_from(["%%%\n", "[Line\n", "x. Ann 1\n", "1 Ann\n"]))
+    elif damage == "no blank" and lines[at] == "\n":
+        del lines[at]
+    elif damage == "renumber" and lines[at][:1].isdigit():
+        lines[at] = str(draw(st.integers(0, 40))) + lines[at].lstrip("0123456789")
+    elif damage == "tag twice" and lines[at].startswith("["):
+        lines.insert(at + draw(st.integers(0, 3)), lines[at])
+    elif damage == "comment":
+        lines.insert(at, "# a note\n")
+    elif damage == "crlf" and lines[at].endswith("\n"):
+        lines[at] = lines[at][:-1] + "\r\n"
+    elif damage == "indent":
+        lines[at] = "  " + lines[at]
+    elif damage == "bad byte":
+        lines[at] = "\udcff" + lines[at]  # a byte that is not UTF-8, once written
+
+
 @st.composite
 def damaged_records(draw: st.DrawFn) -> bytes:
     """A GBN file of a few games, its lines damaged here and there."""
@@ -426,33 +463,5 @@ def damaged_records(draw: st.DrawFn) -> bytes:
         for k in range(draw(st.integers(1, 5)))
     ]
     lines = write_gbn(games, outcomes=draw(st.booleans())).splitlines(keepends=True)
-    for _ in range(draw(st.integers(0, 8))):
-        if not lines:
-            break
-        at = draw(st.integers(0, len(lines) - 1))
-        damage = draw(_GBN_DAMAGE)
-        if damage == "drop":
-            del lines[at]
-        elif damage == "twice":
-            lines.insert(at, lines[at])
-        elif damage == "garbage":
-            lines[at] = draw(st.sampled_from(["%%%\n", "[Line\n", "x. Ann 1\n", "1 Ann\n"]))
-        elif damage == "blank":
-            lines.insert(at, "\n")
-        elif damage == "no blank" and lines[at] == "\n":
-            del lines[at]
-        elif damage == "renumber" and lines[at][:1].isdigit():
-            lines[at] = str(draw(st.integers(0, 40))) + lines[at].lstrip("0123456789")
-        elif damage == "tag twice" and lines[at].startswith("["):
-            lines.insert(at + draw(st.integers(0, 3)), lines[at])
-        elif damage == "comment":
-            lines.insert(at, "# a note\n")
-        elif damage == "swap" and at + 1 < len(lines):
-            lines[at], lines[at + 1] = lines[at + 1], lines[at]
-        elif damage == "crlf" and lines[at].endswith("\n"):
-            lines[at] = lines[at][:-1] + "\r\n"
-        elif damage == "indent":
-            lines[at] = "  " + lines[at]
-        elif damage == "bad byte":
-            lines[at] = "\udcff" + lines[at]  # a byte that is not UTF-8, once written
-    return "".join(lines).encode("utf-8", "surrogateescape")
+    damaged = _damaged(draw, lines, _GBN_DAMAGE, _damage_gbn_line)
+    return "".join(damaged).encode("utf-8", "surrogateescape")

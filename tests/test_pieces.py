@@ -41,24 +41,26 @@ def _read_apart(path: Path, fmt: str = "jsonl") -> list[RecordedGame]:
     return games
 
 
+@pytest.mark.parametrize("fmt", ["jsonl", "gbn"])
 @settings(max_examples=200, deadline=None)
 @given(
-    damaged_logs(),
+    st.data(),
     st.integers(1, 400),
     st.sampled_from([64, 700, 5_000, 8 << 20]),
     st.booleans(),
 )
-def test_a_log_read_in_pieces_gives_the_games_read_whole(
-    data: bytes, block: int, most: int, bom: bool
+def test_a_file_read_in_pieces_gives_the_games_read_whole(
+    fmt: str, data: st.DataObject, block: int, most: int, bom: bool
 ) -> None:
     """Whatever the damage, however small the blocks read and the largest piece."""
+    text = data.draw(damaged_logs() if fmt == "jsonl" else damaged_records())
     with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patch:
         patch.setattr(cutting, "BLOCK", block)
         patch.setattr(cutting, "PIECE_MAX", most)
-        path = Path(folder) / "log.jsonl"
-        path.write_bytes(b"\xef\xbb\xbf" + data if bom else data)
-        whole = list(iter_records(path, "jsonl"))
-        assert _read_apart(path) == whole
+        path = Path(folder) / f"games.{fmt}"
+        path.write_bytes(b"\xef\xbb\xbf" + text if bom else text)
+        whole = list(iter_records(path, fmt))
+        assert _read_apart(path, fmt) == whole
 
 
 def test_a_log_is_cut_before_each_game_started_and_nowhere_else(tmp_path: Path) -> None:
@@ -144,26 +146,6 @@ def test_a_piece_with_a_game_of_its_own_inside_numbers_the_games_after_it_on(
 
 
 # -- GBN -------------------------------------------------------------------------------
-
-
-@settings(max_examples=200, deadline=None)
-@given(
-    damaged_records(),
-    st.integers(1, 400),
-    st.sampled_from([64, 700, 5_000, 8 << 20]),
-    st.booleans(),
-)
-def test_a_gbn_record_read_in_pieces_gives_the_games_read_whole(
-    data: bytes, block: int, most: int, bom: bool
-) -> None:
-    """Whatever the damage, however small the blocks read and the largest piece."""
-    with tempfile.TemporaryDirectory() as folder, pytest.MonkeyPatch.context() as patch:
-        patch.setattr(cutting, "BLOCK", block)
-        patch.setattr(cutting, "PIECE_MAX", most)
-        path = Path(folder) / "games.gbn"
-        path.write_bytes(b"\xef\xbb\xbf" + data if bom else data)
-        whole = list(iter_records(path, "gbn"))
-        assert _read_apart(path, "gbn") == whole
 
 
 def test_a_gbn_record_is_cut_before_each_game_s_tags_after_rounds(tmp_path: Path) -> None:
