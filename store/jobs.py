@@ -153,13 +153,13 @@ class Continued(NamedTuple):
 class PieceWork:
     """The work of a piece of a file (``importers.pieces``) or of a game ``Continued``: its
     games numbered from 1, as the writer numbers them on (``_numbered``), the count
-    begun again at a log's ``first`` piece."""
+    begun again at a file's ``first`` piece."""
 
     works: tuple[Work, ...]
     first: bool
 
 
-#: One item of the input, as the workers read it (a game of either game, a piece of a log).
+#: One item of the input, as the workers read it (a game of either game, a piece of a file).
 Item = (
     RecordedGame | BiteRecord | InputError | GameFailure | Note | Skipped | Piece | Continued
 )
@@ -167,7 +167,7 @@ Item = (
 
 def _work(item: Item, valid_only: bool, light: bool) -> Work | PieceWork:
     """Check one game and make it ready to store; anything it raises is its failure.
-    A piece of a log: each of its games so."""
+    A piece of a file: each of its games so."""
     if isinstance(item, Piece):
         return PieceWork(_piece_work(item, valid_only, light), item.first)
     if isinstance(item, Continued):
@@ -225,7 +225,7 @@ def checked_games(
 def _numbered(results: Iterator[Work | PieceWork]) -> Generator[Work, None, None]:
     """``results`` with the games of the pieces of a file numbered on from the pieces
     before (each piece's are numbered from 1: ``pieces``)."""
-    count = 0  # games of the log before this piece
+    count = 0  # games of the file before this piece
     for got in results:
         if not isinstance(got, PieceWork):
             yield got
@@ -234,17 +234,15 @@ def _numbered(results: Iterator[Work | PieceWork]) -> Generator[Work, None, None
             count = 0
         for work in got.works:
             report, new = work
-            if isinstance(report, Checked) and report.game is not None:
+            if isinstance(report, Checked | GameFailure) and report.game is not None:
                 count += 1
                 yield _renumbered(report, count), _new_renumbered(new, count)
-            elif isinstance(report, GameFailure) and report.game is not None:
-                count += 1
-                yield attrs.evolve(report, game=count), new
             else:
                 yield work
 
 
-def _renumbered(report: Checked, number: int) -> Checked:
+def _renumbered(report: Checked | GameFailure, number: int) -> Checked | GameFailure:
+    """``report`` (a game checked, or one that failed) as game ``number`` of its file."""
     return report if report.game == number else attrs.evolve(report, game=number)
 
 
