@@ -103,13 +103,19 @@ def iter_jsonl(
     before it (``begins_game``), the next piece's first: it ends the game before it,
     as in the whole log, and its own game is left to that piece."""
     log = _Log(source, skip)
-    for number, data, error, clue in objects(stream, source, first):
-        pos = SourcePos(source, number, 1)
-        if data is None:
-            assert error is not None
-            yield from log.broken(error, clue, pos)
+    lines = objects(stream, source, first)
+    last = next(lines, None)  # a line is read once the next is found: the last may be ``cut``
+    for line in lines:
+        assert last is not None
+        number, data, error, clue = last
+        yield from log.line(number, data, error, clue)
+        last = line
+    if last is not None:
+        number, data, error, clue = last
+        if cut:  # the next piece's first line: the game before ends there, unread
+            yield from log.cut(data)
         else:
-            yield from log.event(data, pos)
+            yield from log.line(number, data, error, clue)
     if not cut:
         yield from log.end()
 
@@ -140,6 +146,28 @@ class _Log:
         lazy = self.skip is not None and self.skip(self.index)
         self.game = _Game(self.source, self.index, game_id, pos, lazy=lazy)
         return self.game
+
+    def line(
+        self, number: int, data: dict[str, Any] | None, error: Violation | None, clue: Clue
+    ) -> list[RecordedGame | Skipped]:
+        """A line of the log (as ``jsonl_lines.objects`` gives it): an event, or broken."""
+        pos = SourcePos(self.source, number, 1)
+        if data is None:
+            assert error is not None
+            return self.broken(error, clue, pos)
+        return self.event(data, pos)
+
+    def cut(self, data: dict[str, Any] | None) -> list[RecordedGame | Skipped]:
+        """A line that begins a game whatever came before it (``begins_game``), not read:
+        what ``event`` does of it up to the game it begins."""
+        assert data is not None
+        assert data.get("type") == "game-started"
+        done: list[RecordedGame | Skipped] = []
+        if self.held is not None:
+            self._place_held(data.get("game"), done)
+        if self.game is not None:
+            done.append(self.game.finish())
+        return done
 
     def broken(self, error: Violation, clue: Clue, pos: SourcePos) -> list[RecordedGame | Skipped]:
         """A line that is no event: which game it is in, the lines about it say."""

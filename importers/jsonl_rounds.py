@@ -32,6 +32,7 @@ from importers.jsonl_write import short
 __all__ = ["Told", "outcome_fault"]
 
 
+_new = tuple.__new__  # a NamedTuple made without its generated ``__new__`` (interpreted Python)
 _SPLITS = frozenset(",;\n")  # a GBN outcome's names and words hold none of these
 #: what each outcome a record states holds (an ``outcome-stated`` is one of them)
 _OUTCOME_SHAPES = {
@@ -92,8 +93,9 @@ class Told:
         self.line = line
         self.hunger = hunger
         self.hunger_pos = rpos
-        self.plays = [
-            RecordedPlay(name, "-" if value is None else str(value), rpos.line, rpos.column)
+        at, column = rpos.line, rpos.column
+        self.plays = [  # each a RecordedPlay, made fast (as ``gbn._plain_plays`` makes them)
+            _new(RecordedPlay, (name, "-" if value is None else str(value), at, column))
             for name, value in reveal.cards
         ]
         self.outcomes: list[RecordedOutcome] = []
@@ -112,7 +114,7 @@ class Told:
         front after a bite, if ``e`` is that swim."""
         outcomes = self.outcomes
         if isinstance(e, SharkCardPlayed):
-            self.plays.append(RecordedPlay(e.shark, e.card, epos.line, epos.column))
+            self.plays.append(_new(RecordedPlay, (e.shark, e.card, epos.line, epos.column)))
         elif isinstance(e, PlayStated):  # a card of the wrong kind, as recorded
             self._play_stated(RecordedPlay(e.who, e.card, epos.line, epos.column))
         elif isinstance(e, SwimmerMoved):

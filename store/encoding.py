@@ -31,11 +31,14 @@ from getbit_events.events import (
     CardChosen,
     CardsRevealed,
     CardsTakenBack,
+    HungerLost,
+    SharkCardPlayed,
+    SharkCardsTakenBack,
     SwimmerBitten,
     SwimmerDevoured,
     SwimmerMoved,
 )
-from getbit_events.steps import Fact, fact_event
+from getbit_events.steps import Fact, HungerLeft, SharkTookBack, fact_event
 from importers.payload_text import scalar
 from importers.wire import payload_json
 
@@ -235,6 +238,7 @@ _WRITTEN = 20_000  # facts kept written, at most (each about 0.5 KB); names like
 _HEADS: dict[Any, str] = {
     cls: f"{cls.TYPE}\t{cls.VERSION}\t" for cls in (CardsRevealed, CardsTakenBack)
 }
+_PLAYS = 64  # a name's plays kept written, at most (a card is one of a few numbers)
 
 
 def _texts_only(value: Any) -> bool:
@@ -246,13 +250,52 @@ def _texts_only(value: Any) -> bool:
     return isinstance(value, tuple) and all(v is None or type(v) is str for v in value)
 
 
+def _kept_as(kind: Any, value: Any) -> Any:
+    """What a fact of the Shark (a card played, its cards taken back, a hunger lost: ten
+    of a game's events with a Shark) is kept written by, whatever its round: its values,
+    where they are all texts and whole numbers (only such values are equal to them,
+    as ``_texts_only`` says); None for any other fact (written each time)."""
+    if kind is SharkCardPlayed:  # recorded: the fact is the event
+        if type(value) is SharkCardPlayed and type(value.shark) is str and type(value.card) is str:
+            return (kind, value.shark, value.card)
+    elif kind is SharkCardsTakenBack:
+        if type(value) is SharkTookBack:
+            cards = value.cards
+            if type(cards) is tuple and all(type(card) is str for card in cards):
+                return (kind, cards)
+    elif kind is HungerLost and type(value) is HungerLeft and type(value.left) is int:
+        return (kind, value.left)
+    return None
+
+
+class _Name:
+    """A name as reveals and take-backs write it: its JSON text, and each of its plays'
+    (``[name,card]``) by card (a whole number, or None), as written so far."""
+
+    __slots__ = ("plays", "quoted")
+
+    def __init__(self, quoted: str) -> None:
+        self.quoted = quoted
+        self.plays: dict[int | None, str] = {}
+
+    def play(self, card: int | None, number: str) -> str:
+        """The JSON text of this name's play of ``card`` (``number``, its text)."""
+        plays = self.plays
+        text = plays.get(card)
+        if text is None:
+            text = "[" + self.quoted + "," + number + "]"
+            if len(plays) < _PLAYS:
+                plays[card] = text
+        return text
+
+
 class Shapes:
     """Games' events encoded, the shapes of the payload texts seen kept (one a process)."""
 
     def __init__(self) -> None:
         self._shapes: dict[tuple[Any, Any, Any], _Shape] = {}
         self._written: dict[tuple[Any, Any], _Written] = {}
-        self._names: dict[Any, str] = {}  # name -> its JSON text (no escapes in it)
+        self._names: dict[Any, _Name] = {}  # name -> its texts (no escapes in it)
 
     def _shape(self, tag: Any, version: Any, payload: Any) -> _Shape:
         key = (tag, version, payload)
@@ -272,42 +315,61 @@ class Shapes:
         return game.done()
 
     def encode_facts(self, facts: Sequence[Fact]) -> tuple[Encoded, list[str]]:
-        """A game's events encoded from its facts (``steps.Fact``, seq 1 first), and the
-        lines its hash is made of (``stored.lines_digest``): what ``encode`` and
-        ``stored.digest`` make of its events and their payload texts, without making
-        the commonest (``_BY_VALUE``: each worked out once a process, ``_Written``),
-        reveals and take-backs written from their fields (``_cards``)."""
+        """A game's events encoded from their facts (``steps.Fact``, seq 1 first), and the
+        texts its hash is made of, in order (``stored.lines_digest`` joins them): what
+        ``encode`` and ``stored.digest`` make of its events and their payload texts
+        (each event's line is three of them: its type and version, its round, its
+        payload), without making the commonest (``_BY_VALUE``, and the Shark's,
+        ``_kept_as``: each worked out once a process, ``_Written``), reveals and
+        take-backs written from their fields (``_cards``)."""
         game = _Game()
         lines: list[str] = []
         written = self._written
         elements: dict[_Written, str] = {}  # an event the same as one before in the game
+        last: Any = None
+        round_text = ""
         for seq, fact in enumerate(facts, 1):
             r, kind, value, _pos = fact
-            if kind in _BY_VALUE:
-                key = (kind, value)
+            if r != last or type(r) is not type(last):
+                last, round_text = r, str(r)
+            if kind in _BY_VALUE:  # (a value that is not all texts is never equal to a key)
+                key: Any = (kind, value)
                 known = written.get(key)
                 if known is None:
                     known = self._write(fact_event(fact))
                     if _texts_only(value):
-                        if len(written) >= _WRITTEN:
-                            written.clear()
-                        written[key] = known
-                element = elements.get(known)
-                if element is None:
-                    element = elements[known] = game.element(known.made)
-                game.put(seq, r, element)
-                lines.append(known.head + str(r) + known.tail)
-                continue
-            if kind is CardsRevealed or kind is CardsTakenBack:
+                        self._keep(key, known)
+            elif kind is CardsRevealed or kind is CardsTakenBack:
                 made = self._cards(game, kind, value)
                 if made is not None:
                     game.put(seq, r, made[0])
-                    lines.append(_HEADS[kind] + str(r) + made[1])
+                    lines.append(_HEADS[kind])
+                    lines.append(round_text)
+                    lines.append(made[1])
                     continue
-            known = self._write(fact_event(fact))
-            game.put(seq, r, game.element(known.made))
-            lines.append(known.head + str(r) + known.tail)
+                known = self._write(fact_event(fact))
+            else:
+                key = _kept_as(kind, value)
+                known = None if key is None else written.get(key)
+                if known is None:
+                    known = self._write(fact_event(fact))
+                    if key is not None:
+                        self._keep(key, known)
+            element = elements.get(known)
+            if element is None:
+                element = elements[known] = game.element(known.made)
+            game.put(seq, r, element)
+            lines.append(known.head)
+            lines.append(round_text)
+            lines.append(known.tail)
         return game.done(), lines
+
+    def _keep(self, key: Any, known: _Written) -> None:
+        """Keep ``known`` written for the facts of ``key``."""
+        written = self._written
+        if len(written) >= _WRITTEN:
+            written.clear()
+        written[key] = known
 
     def _write(self, event: Any) -> _Written:
         """How ``event`` is written: its payload text, shaped from the text."""
@@ -317,58 +379,61 @@ class Shapes:
     def _cards(self, game: _Game, kind: Any, fields: Any) -> tuple[str, str] | None:
         """The element and the hash line's tail (``\\tpayload\\n``) of a reveal or a
         take-back of ``fields``, written in one pass over its cards: what ``shape``
-        makes of its payload text, with each name's JSON text kept once a process. None
-        where its text is shaped otherwise (a name with an escape, a card that is no
-        whole number, a reveal's number, more than ``SLOTS`` values): the text's way."""
+        makes of its payload text, with each name's JSON text and plays kept once a
+        process (``_Name``). None where its text is shaped otherwise (a name with an
+        escape, a card that is no whole number, a reveal's number, more than ``SLOTS``
+        values): the text's way."""
         cards = fields.cards
         n = len(cards)
         if kind is CardsRevealed:
             if fields.number is not None or 2 * n > SLOTS:
                 return None
-            pairs: list[str] = []  # each play's JSON text
-            numbers: list[str] = []  # each card's
+            plays: list[str] = []  # each play's JSON text
+            values: list[str] = []  # each play's name and card, as the element holds them
             for name, card in cards:
-                quoted = self._quoted(name)
-                if quoted is None:
+                known = self._name(name)
+                if known is None:
                     return None
                 if card is None:
                     number = "null"
                 elif type(card) is int:
-                    number = int.__repr__(card)
+                    whole: int = card
+                    number = str(whole)
                 else:
                     return None
-                numbers.append(number)
-                pairs.append("[" + quoted + "," + number + "]")
+                values.append(name)
+                values.append(number)
+                plays.append(known.play(card, number))
             # shaped: only now are the game's kinds and strings added to
-            parts = [game.marker(_revealed_kind(n))]
-            for (name, _card), number in zip(cards, numbers, strict=True):
-                parts.append(game.string(name))
-                parts.append(number)
-            return ("[" + ",".join(parts) + "]",
-                    '\t{"cards":[' + ",".join(pairs) + "]}\n")
-        who = fields.who
-        quoted = self._quoted(who)
-        if quoted is None or n + 1 > SLOTS:
+            for k in range(0, 2 * n, 2):
+                values[k] = game.string(values[k])
+            return ("[" + game.marker(_revealed_kind(n)) + "," + ",".join(values) + "]"
+                    if n else "[" + game.marker(_revealed_kind(n)) + "]",
+                    '\t{"cards":[' + ",".join(plays) + "]}\n")
+        who = self._name(fields.who)
+        if who is None or n + 1 > SLOTS:
             return None
         numbers = []
         for card in cards:
             if type(card) is not int:
                 return None
-            numbers.append(int.__repr__(card))
+            whole = card
+            numbers.append(str(whole))
         listed = ",".join(numbers)
-        element = "[" + game.marker(_taken_kind(n)) + "," + game.string(who)
+        element = "[" + game.marker(_taken_kind(n)) + "," + game.string(fields.who)
         return (element + ("," + listed if n else "") + "]",
-                '\t{"who":' + quoted + ',"cards":[' + listed + "]}\n")
+                '\t{"who":' + who.quoted + ',"cards":[' + listed + "]}\n")
 
-    def _quoted(self, name: Any) -> str | None:
-        """``name`` as a JSON text, kept once a process; None for one that is no text or
-        holds what JSON escapes (its payload text is then shaped the text's way)."""
+    def _name(self, name: Any) -> _Name | None:
+        """``name`` as reveals and take-backs write it, kept once a process; None for one
+        that is no text or holds what JSON escapes (its payload text is then shaped the
+        text's way)."""
         names = self._names
-        quoted = names.get(name)
-        if quoted is None:
+        known = names.get(name)
+        if known is None:
             if type(name) is not str or _ESCAPED.search(name):
                 return None
             if len(names) >= _WRITTEN:
                 names.clear()
-            quoted = names[name] = '"' + name + '"'
-        return quoted
+            known = names[name] = _Name('"' + name + '"')
+        return known

@@ -21,10 +21,10 @@ from store import GameStore, adding, encoding, eventlog
 def _same_both_ways(events: list[Event]) -> None:
     """Events encoded from their facts (reveals and take-backs from their fields) are
     their payload texts shaped one by one, and their hash lines are the texts'."""
-    encoded, lines = encoding.Shapes().encode_facts([(e.round, type(e), e, None) for e in events])
+    encoded, texts = encoding.Shapes().encode_facts([(e.round, type(e), e, None) for e in events])
     rows = [(n, e.TYPE, e.VERSION, e.round, payload_json(e)) for n, e in enumerate(events, 1)]
     assert encoding.Shapes().encode(rows) == encoded
-    assert lines == [f"{t}\t{v}\t{r}\t{p}\n" for _, t, v, r, p in rows]
+    assert "".join(texts) == "".join(f"{t}\t{v}\t{r}\t{p}\n" for _, t, v, r, p in rows)
 
 
 @pytest.mark.parametrize("k", range(len(SETUPS)))
@@ -134,13 +134,13 @@ def test_a_run_is_the_compact_json_of_its_events(events: list[Event]) -> None:
     numbered) is its elements' compact JSON, byte for byte, as ``dump`` writes it,
     and the game's rows encode the same."""
     payloads = [payload_json(e) for e in events]
-    encoded, lines = encoding.Shapes().encode_facts([(e.round, type(e), e, None) for e in events])
+    encoded, texts = encoding.Shapes().encode_facts([(e.round, type(e), e, None) for e in events])
     for text in _runs_as_json(encoded):
         assert text == encoding.dump(json.loads(text))
     rows = [(n, e.TYPE, e.VERSION, e.round, p)
             for n, (e, p) in enumerate(zip(events, payloads, strict=True), 1)]
     assert encoding.Shapes().encode(rows) == encoded
-    assert lines == [f"{t}\t{v}\t{r}\t{p}\n" for _, t, v, r, p in rows]
+    assert "".join(texts) == "".join(f"{t}\t{v}\t{r}\t{p}\n" for _, t, v, r, p in rows)
 
 
 @pytest.mark.parametrize(

@@ -15,11 +15,22 @@ from getbit_events.events import (
     CardChosen,
     Event,
     GameStarted,
+    HungerLost,
+    SharkCardPlayed,
+    SharkCardsTakenBack,
     SwimmerBitten,
     SwimmerDevoured,
     SwimmerMoved,
 )
-from getbit_events.steps import EVENT_OF, Bitten, Devoured, Moved, fact_event
+from getbit_events.steps import (
+    EVENT_OF,
+    Bitten,
+    Devoured,
+    HungerLeft,
+    Moved,
+    SharkTookBack,
+    fact_event,
+)
 from getbit_events.validate import GameReport, validate_game
 from importers import iter_file
 from importers.gbn import read_gbn, write_gbn
@@ -108,8 +119,9 @@ def test_every_fixture_is_stored_from_its_facts_as_from_its_events() -> None:
 
 def test_a_fact_is_written_once_only_when_its_values_are_texts() -> None:
     """Facts equal as values are one payload only when they are of one kind and hold
-    texts: ``1 == True``, so a name that is a number must not take the text of a name
-    that is a flag; a move and a devouring of the same fields are two kinds."""
+    texts (or, the Shark's, whole numbers): ``1 == True``, so a name that is a number
+    must not take the text of a name that is a flag, nor a hunger of 1 that of a hunger
+    of true; a move and a devouring of the same fields are two kinds."""
     setup = GameStarted(0, "standard", False, ("Ann", "Bob"), 5)
     made = [
         (0, GameStarted, setup, None),
@@ -121,14 +133,23 @@ def test_a_fact_is_written_once_only_when_its_values_are_texts() -> None:
         (3, SwimmerBitten, Bitten("Ann", "left-arm"), None),
         (3, SwimmerMoved, Moved("Bob", "bite"), None),
         (4, SwimmerDevoured, Devoured("Bob", "bite"), None),
+        (5, SharkCardPlayed, SharkCardPlayed(5, "Shark", "fin"), None),
+        (5, HungerLost, HungerLeft(1), None),
+        (6, HungerLost, HungerLeft(True), None),  # type: ignore[arg-type]
+        (6, SharkCardsTakenBack, SharkTookBack(("fin",)), None),
+        (7, SharkCardPlayed, SharkCardPlayed(7, "Shark", "fin"), None),
+        (7, SharkCardsTakenBack, SharkTookBack(("fin",)), None),
     ]
     events = [fact_event(f) for f in made]
     expected = [f"{e.TYPE}\t{e.VERSION}\t{e.round}\t{payload_json(e)}\n" for e in events]
     rows = [(n, e.TYPE, e.VERSION, e.round, payload_json(e)) for n, e in enumerate(events, 1)]
     shapes = encoding.Shapes()
     for _ in range(2):  # the second time, from what the first left written
-        encoded, lines = shapes.encode_facts(made)
+        encoded, texts = shapes.encode_facts(made)
+        lines = [line + "\n" for line in "".join(texts).split("\n")[:-1]]
         assert '"who":1,' in lines[2]
         assert '"who":true,' in lines[3]
+        assert lines[10].endswith('{"left":1}\n')
+        assert lines[11].endswith('{"left":true}\n')
         assert lines == expected
         assert encoding.Shapes().encode(rows) == encoded
