@@ -101,7 +101,8 @@ def iter_jsonl(
     ``first``: the number of the stream's first line (a piece of a log,
     ``pieces``). ``cut``: the stream's last line begins a game whatever came
     before it (``begins_game``), the next piece's first: it ends the game before it,
-    as in the whole log, and its own game is left to that piece."""
+    as in the whole log, and is read no further (``_Log.cut``): its game is that
+    piece's."""
     log = _Log(source, skip)
     lines = objects(stream, source, first)
     last = next(lines, None)  # a line is read once the next is found: the last may be ``cut``

@@ -217,10 +217,8 @@ def quote(name: str) -> str:
 
 def compress(text: bytes) -> tuple[bytes, int]:
     """A record text as ``sources`` keeps it: zlib's when shorter (as sqlar does),
-    and its length. zlib's fastest level: a game's text packs to about a third of
-    its size (a log's to a fifth) at 40% less CPU than level 6, for 13% more bytes
-    (docs/architecture.md, "Speed tricks")."""
-    packed = zlib.compress(text, 1)
+    and its length."""
+    packed = zlib.compress(text, 6)
     return (packed if len(packed) < len(text) else text), len(text)
 
 
