@@ -238,7 +238,8 @@ _WRITTEN = 20_000  # facts kept written, at most (each about 0.5 KB); names like
 _HEADS: dict[Any, str] = {
     cls: f"{cls.TYPE}\t{cls.VERSION}\t" for cls in (CardsRevealed, CardsTakenBack)
 }
-_PLAYS = 64  # a name's plays kept written, at most (a card is one of a few numbers)
+_PLAYS = 8  # a name's plays kept written, at most: a swimmer's cards are a few numbers
+# (1 to 5, and none), and with _WRITTEN names kept it bounds them to some 11 MB
 
 
 def _texts_only(value: Any) -> bool:
