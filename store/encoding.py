@@ -255,17 +255,26 @@ def _kept_as(kind: Any, value: Any) -> Any:
     """What a fact of the Shark (a card played, its cards taken back, a hunger lost: ten
     of a game's events with a Shark) is kept written by, whatever its round: its values,
     where they are all texts and whole numbers (only such values are equal to them,
-    as ``_texts_only`` says); None for any other fact (written each time)."""
+    as ``_texts_only`` says); None for any other fact (written each time).
+
+    The values are read as they are (``Any``): compiled, a field declared an int would be
+    made a machine integer, a flag taken for 1 (``True == 1``), and one declared a text
+    checked as one (a TypeError for any other)."""
+    fields: Any = value
     if kind is SharkCardPlayed:  # recorded: the fact is the event
-        if type(value) is SharkCardPlayed and type(value.shark) is str and type(value.card) is str:
-            return (kind, value.shark, value.card)
+        if type(value) is SharkCardPlayed:
+            shark, card = fields.shark, fields.card
+            if type(shark) is str and type(card) is str:
+                return (kind, shark, card)
     elif kind is SharkCardsTakenBack:
         if type(value) is SharkTookBack:
-            cards = value.cards
+            cards = fields[0]
             if type(cards) is tuple and all(type(card) is str for card in cards):
                 return (kind, cards)
-    elif kind is HungerLost and type(value) is HungerLeft and type(value.left) is int:
-        return (kind, value.left)
+    elif kind is HungerLost and type(value) is HungerLeft:
+        left = fields[0]
+        if type(left) is int:
+            return (kind, left)
     return None
 
 
