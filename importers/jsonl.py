@@ -159,8 +159,9 @@ class _Log:
         return self.event(data, pos)
 
     def cut(self, data: dict[str, Any] | None) -> list[RecordedGame | Skipped]:
-        """A line that begins a game whatever came before it (``begins_game``), not read:
-        what ``event`` does of it up to the game it begins."""
+        """A line that begins a game whatever came before it (``begins_game``): the game
+        before ends there, with any broken lines held placed. ``event`` begins and reads
+        the line's game after; a piece's last line is read no further."""
         assert data is not None
         assert data.get("type") == "game-started"
         done: list[RecordedGame | Skipped] = []
@@ -195,8 +196,12 @@ class _Log:
 
     def event(self, data: dict[str, Any], pos: SourcePos) -> list[RecordedGame | Skipped]:
         """An event's line: read into its game, or the first of the next."""
-        done: list[RecordedGame | Skipped] = []
         tag, game_id = data.get("type"), data.get("game")
+        if tag == "game-started" and _good_id(game_id):  # a game begins whatever came before
+            ended = self.cut(data)
+            self._begin(game_id, pos).read(data, pos)
+            return ended
+        done: list[RecordedGame | Skipped] = []
         if self.held is not None:
             self._place_held(game_id, done)
         game = self.game
@@ -215,10 +220,6 @@ class _Log:
             if game is not None and (tag == "game-started" or game.ended is not None):
                 done.append(game.finish())  # a new game begins here, broken: not the last one's
                 self.game = game = None
-        elif tag == "game-started":
-            if game is not None:
-                done.append(game.finish())
-            game = self._begin(game_id, pos)
         elif game is not None and game.id is None:
             game.id = game_id  # begun by a broken line: the events after it are its own
         elif game is None or (game_id != game.id and (game.ended is not None or game.errors)):
@@ -490,8 +491,8 @@ class _Game:
             not isinstance(e, SharkCardPlayed) for events in self.rounds for e in events[1:]
         )
         line = list(setup.line)
-        out: list[RecordedRound] = []
         hunger = setup.hunger
+        out: list[RecordedRound] = []
         for index, events in enumerate(self.rounds, 1):
             told = Told(setup, events, self.pos, line, hunger)
             if stated:
