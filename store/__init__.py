@@ -16,7 +16,7 @@ Tables (``docs/store.md`` has the columns):
   pairs, games per status, standings), added to with each game.
 
 The tables and their migrations are in ``schema``; the store that reads and
-writes them is ``store``; ``check`` is its fsck (``check_store``). Schema
+writes them is ``store`` (its reads in ``queries``); ``check`` is its fsck (``check_store``). Schema
 changes are sqlite-utils migrations, applied when a store is opened.
 Every game is written whole in one ``BEGIN IMMEDIATE`` transaction: its own,
 or that of a ``batch`` of whole games (``getbit import`` writes batches), so a

@@ -41,8 +41,9 @@ import pyarrow.parquet as pq
 from getbit_events.errors import InputError, StoreError
 from store import eventlog, readmodel
 from store.opening import add_functions
+from store.queries import PLAYED
 from store.schema import DROPPED, quote
-from store.store import PLAYED, GameStore
+from store.store import GameStore
 from store.stored import GET_BIT
 
 __all__ = ["FORMAT", "TABLES", "ParquetExport", "write_parquet"]
