@@ -1,21 +1,19 @@
 """``check_store``: the store's own fsck. Every game's hash re-derived from its
 events, its events re-folded and compared with its row and its read-model rows,
-the chain of games followed; nothing written.
+the chain of games followed; nothing written. What it holds of the store as a whole
+(its guards, totals, standings, history, rows without a game) is ``check_tables``.
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
 import json
 import sqlite3
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from operator import itemgetter
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import attrs
-import sqlite_utils
 
 from getbit_events.errors import StoreError
 from getbit_events.events import CardsRevealed, Event, GameEnded, GameStarted
@@ -23,23 +21,18 @@ from getbit_events.reducer import fold
 from importers.wire import bite_event_from_payload, event_from_payload
 from store import eventlog, readmodel
 from store.bite import expected_row, is_bite_stream
-from store.migrations import MIGRATIONS
+from store.check_tables import guards, history, strays, totals
 from store.rows import row_chain, seq_gaps, why
 from store.schema import (
     CHAIN_COLUMNS,
     GAME,
     GAME_COLUMNS,
     GUARDS,
-    HISTORY_COLUMNS,
-    HISTORY_GUARDS,
     LEGACY_GUARDS,
     RECORD,
     ROW_SLOTS,
     SOURCES_GUARDS,
-    UNNUMBERED_GUARDS,
-    live,
     read_model_signature,
-    rewrite_guard,
     source_sql,
     table_columns,
     unpack,
@@ -51,12 +44,10 @@ from store.stored import (
     GET_BIT,
     CheckResult,
     Damage,
-    chain_value,
     read_head,
     record_digest,
     rows_digest,
 )
-from store.totals import OrderedResults
 
 __all__ = ["check_store"]
 
@@ -166,7 +157,7 @@ class _Checker:
                 self.damage.extend(Damage(game_id, p) for p in problems)
             if chained:
                 self._head(last)
-                self._guards(GUARDS if compact else LEGACY_GUARDS)
+                self.damage.extend(guards(conn, GUARDS if compact else LEGACY_GUARDS))
             else:
                 self.notes.append(
                     "the chain of games was not checked: the store predates it (any "
@@ -178,11 +169,17 @@ class _Checker:
                     "record texts were hashed (m010_record): their texts and their violations' "
                     "lines, columns and rulings are guarded by the triggers alone"
                 )
-            self._strays()
-            self._history("history" in tables)
-            self._totals("history" in tables)
+            self.damage.extend(strays(conn, self.kinds is not None, self.sources))
+            if "history" in tables:
+                self.damage.extend(history(conn))
+            else:
+                self.notes.append(
+                    "the history of revisions was not checked: the store predates it (any "
+                    "command but check adds it, opening the store)"
+                )
+            self.damage.extend(totals(conn, "history" in tables))
             if self.sources:  # a store from before keeps no record texts
-                self._guards(SOURCES_GUARDS, "the record texts")
+                self.damage.extend(guards(conn, SOURCES_GUARDS, "the record texts"))
         finally:
             conn.execute("COMMIT")
         return CheckResult(
@@ -275,28 +272,6 @@ class _Checker:
             self.damage.append(
                 Damage(None, "the last game stored is missing or changed (the chain's head "
                        "does not match the last game)")
-            )
-
-    def _guards(self, names: Sequence[str] = GUARDS, what: str = "the append-only tables") -> None:
-        """Damage when a trigger of ``names`` that guards ``what`` was dropped, or made
-        again otherwise than a store makes it (one that guards nothing: ``WHEN 0``)."""
-        triggers = "SELECT name, sql FROM sqlite_master WHERE type = 'trigger'"
-        found = dict(self.conn.execute(triggers))
-        missing = [name for name in names if name not in found]
-        if missing:
-            self.damage.append(
-                Damage(None, f"trigger{'s' * (len(missing) != 1)} {', '.join(missing)} "
-                       f"dropped: {what} can be rewritten")
-            )
-        expected = _guard_sql()
-        changed = [
-            name for name in names
-            if name in found and name in expected and _spaced(found[name]) not in expected[name]
-        ]
-        if changed:
-            self.damage.append(
-                Damage(None, f"trigger{'s' * (len(changed) != 1)} {', '.join(changed)} "
-                       f"changed from what getbit made: {what} may be rewritten")
             )
 
     # -- one game ----------------------------------------------------------------
@@ -460,176 +435,6 @@ class _Checker:
 
     # -- the totals read model ----------------------------------------------------
 
-    def _totals(self, history: bool) -> None:
-        """The totals tables against a tally of the ``game_swimmers`` rows (which
-        each game's own check holds to its events) of the games the history leaves
-        in, and the standings (``_standings``)."""
-        where = f"WHERE {live('r.game_id')} " if history else ""
-        cursor = self.conn.execute(
-            f"SELECT g.rowid, r.* FROM {readmodel.TABLE} r JOIN games g ON g.id = r.game_id "
-            f"{where}ORDER BY g.rowid, r.rowid"
-        )
-        tally = readmodel.Tally()
-        ordered = OrderedResults(self.conn)  # the valid games' results, not held here
-        try:
-            for seq, group in itertools.groupby(cursor, key=itemgetter(0)):
-                tally.add([row[1:] for row in group], seq)
-                ordered.take(tally)
-            ordered.take(tally, 0)
-        except (TypeError, ValueError) as exc:  # a value no game's own check reads
-            self.damage.append(
-                Damage(None, f"the read-model rows ({readmodel.TABLE}) hold a value getbit "
-                       f"never writes there, so the totals cannot be checked: {why(exc)} "
-                       "(getbit rebuild makes them again)")
-            )
-            cursor.close()  # its rows are not all read: SQLite drops no table under it
-            ordered.close()
-            return
-        counted: dict[str, Mapping[tuple[Any, ...], Sequence[Any]]] = {
-            "player_totals": tally.players,
-            "player_names": tally.names,
-            "pair_totals": tally.pairs,
-            "game_totals": tally.games,
-        }
-        for table, counts in counted.items():
-            width = len(readmodel.TOTALS[table][1])
-            found = {
-                tuple(row[:width]): list(row[width:])
-                for row in self.conn.execute(f"SELECT * FROM {table}")
-            }
-            if found != {key: list(value) for key, value in counts.items()}:
-                self.damage.append(
-                    Damage(None, f"the totals in {table} do not match the read-model rows "
-                           "(getbit rebuild makes them again)")
-                )
-        if history:
-            self._standings(ordered)
-        ordered.close()
-
-    def _standings(self, results: OrderedResults) -> None:
-        """The standings (ratings and streaks) against the valid games' ``results`` (the
-        live games' tally's) folded again in date order, as ``totals`` folds them, unless
-        marked stale (they are then worked out again when next read, from the read
-        model checked above)."""
-        state = self.conn.execute("SELECT value FROM meta WHERE key = 'standings'").fetchone()
-        if state is not None and state[0] == "stale":
-            return
-        standings = readmodel.Standings()
-        standings.add_all(results)
-        found = {row[0]: list(row[1:]) for row in self.conn.execute("SELECT * FROM standings")}
-        if found != standings.players:
-            self.damage.append(
-                Damage(None, "the standings (ratings and streaks) do not match the games "
-                       "(getbit rebuild makes them again)")
-            )
-
-    # -- the history ---------------------------------------------------------------
-
-    def _history(self, present: bool) -> None:
-        """Every revision and retraction names stored games; no game is superseded
-        or retracted twice; no cycle of revisions; the append-only triggers are there."""
-        if not present:
-            self.notes.append(
-                "the history of revisions was not checked: the store predates it (any "
-                "command but check adds it, opening the store)"
-            )
-            return
-        conn = self.conn
-        games = {gid for (gid,) in conn.execute("SELECT id FROM games")}
-        names = ", ".join(HISTORY_COLUMNS)
-        rows = conn.execute(f"SELECT seq, prev, chain, {names} FROM history ORDER BY seq")
-        supersedes: dict[str, list[str]] = {}
-        last, count = GENESIS, 0
-        for seq, prev, chain, *row in rows.fetchall():
-            kind, game, target = row[0], row[1], row[2]
-            if prev != last:
-                self.damage.append(Damage(None, f"a history fact stored before fact {seq} "
-                                          "is missing"))
-            if chain != chain_value(prev, row):
-                self.damage.append(Damage(None, f"history fact {seq} was changed (it does "
-                                          "not match its chain value)"))
-            last, count = chain, count + 1
-            for named in (game, target):
-                if named is not None and named not in games:
-                    self.damage.append(
-                        Damage(str(named), f"history fact {seq} ({kind}) names it, but it "
-                               "is not stored")
-                    )
-            if kind == "supersedes":
-                supersedes.setdefault(str(game), []).append(str(target))
-        found_head = conn.execute("SELECT value FROM meta WHERE key = 'history'").fetchone()
-        head = read_head(found_head[0] if found_head else None)
-        if (head or (0, GENESIS)) != (count, last):
-            self.damage.append(Damage(None, f"the history's head does not match its facts "
-                                      f"(a fact removed or added?): {count} there"))
-        for column, kind, what in (
-            ("target", "supersedes", "it is superseded more than once"),
-            ("game", "retracts", "it is retracted more than once"),
-        ):
-            twice = conn.execute(
-                f"SELECT {column} FROM history WHERE kind = ? GROUP BY {column} "
-                "HAVING COUNT(*) > 1",
-                (kind,),
-            )
-            self.damage.extend(Damage(str(gid), what) for (gid,) in twice)
-        for start in sorted(supersedes):
-            if _cycle(supersedes, start):
-                self.damage.append(Damage(start, "its revisions make a cycle (it supersedes "
-                                          "itself through others)"))
-        self._guards(HISTORY_GUARDS, "the history")
-
-    # -- rows without a game -------------------------------------------------------
-
-    def _strays(self) -> None:
-        events = "event_games" if self.kinds is not None else "events"
-        # (table, what a row without its game is, what a row under another game's
-        # number is: None for a table not found by number, ``m011_by_number``)
-        numbered = self.sources and "game" in table_columns(self.conn, "sources")
-        for table, what, elsewhere in (
-            (events, "its events are stored but its game is not (the game was removed)",
-             "its events are stored" if self.kinds is not None else None),
-            ("violations", "its violations are stored but its game is not", None),
-            (readmodel.TABLE, "its read-model rows are there but its game is not", None),
-            *((("sources", "its record text is stored but its game is not",
-                "its record text is stored" if numbered else None),) if self.sources else ()),
-        ):
-            cursor = self.conn.execute(
-                f"SELECT DISTINCT game_id FROM {table} "
-                "WHERE game_id NOT IN (SELECT id FROM games) ORDER BY game_id"
-            )
-            self.damage.extend(Damage(str(game_id), what) for (game_id,) in cursor)
-            if elsewhere is not None:  # found by number and id: under another's number, unseen
-                cursor = self.conn.execute(
-                    f"SELECT DISTINCT t.game_id FROM {table} t WHERE t.game_id IN "
-                    "(SELECT id FROM games) AND NOT EXISTS (SELECT 1 FROM games g WHERE "
-                    "g.rowid = t.game AND g.id = t.game_id) ORDER BY t.game_id"
-                )
-                self.damage.extend(
-                    Damage(str(game_id), f"{elsewhere} under another game's number, where it "
-                           "is not found") for (game_id,) in cursor
-                )
-        if self.kinds is not None:
-            cursor = self.conn.execute(
-                "SELECT COUNT(*) FROM event_runs WHERE game NOT IN (SELECT game FROM event_games)"
-            )
-            (strays,) = cursor.fetchone()
-            if strays:
-                self.damage.append(Damage(None, f"{strays} runs of events (event_runs) are "
-                                          "stored without their game"))
-
-
-#: Guards as an earlier getbit made them, which a store not migrated since holds (``getbit
-#: check`` migrates nothing): ``m003_defences`` to ``m008`` made ``games_no_replace``
-#: with a term of the hash, which ``m009_no_hash_index`` took out.
-_FORMER_GUARDS = {
-    "games_no_replace": (
-        "CREATE TRIGGER games_no_replace BEFORE INSERT ON games WHEN EXISTS (SELECT 1 FROM "
-        "games WHERE id = NEW.id OR hash = NEW.hash OR rowid = NEW.rowid) BEGIN SELECT "
-        "RAISE(ABORT, 'games are append-only: a stored row cannot be replaced'); END"
-    ),
-}
-
-
 def _record(found: list[tuple[Any, ...]], violations: list[tuple[Any, ...]]) -> str:
     """``stored.record_digest`` of a game as it is stored now, ``found`` its ``sources``
     rows."""
@@ -647,42 +452,6 @@ def _text(found: list[tuple[Any, ...]]) -> bytes | None:
     if not found or not isinstance(found[0][0], bytes):
         return None
     return unpack(*found[0])  # None when damaged: its record digest says so
-
-
-@functools.cache
-def _guard_sql() -> dict[str, set[str]]:
-    """What each trigger's SQL may be (``_spaced``): as a new store has it (the
-    migrations make every migrated store's the same), or as an earlier getbit made it
-    (``_FORMER_GUARDS``)."""
-    db = sqlite_utils.Database(memory=True)
-    MIGRATIONS.apply(db)
-    triggers = db.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
-    found = {name: {_spaced(sql)} for name, sql in triggers.fetchall()}
-    for name, sql in _FORMER_GUARDS.items():
-        found[name].add(sql)
-    for table, keys in UNNUMBERED_GUARDS.items():  # before m011_by_number
-        name, sql = rewrite_guard(table, keys)
-        found[name].add(_spaced(sql))
-    return found
-
-
-def _spaced(sql: Any) -> str:
-    return " ".join(str(sql).split())
-
-
-def _cycle(supersedes: Mapping[str, Sequence[str]], start: str) -> bool:
-    """Whether following what ``start`` supersedes, and what those supersede, comes
-    back to ``start``."""
-    seen: set[str] = set()
-    todo = list(supersedes.get(start, ()))
-    while todo:
-        game = todo.pop()
-        if game == start:
-            return True
-        if game not in seen:
-            seen.add(game)
-            todo.extend(supersedes.get(game, ()))
-    return False
 
 
 @attrs.frozen
