@@ -530,7 +530,7 @@ def test_a_crash_checking_one_game_loses_no_other_game(
 ) -> None:
     """A bug met while checking one game is reported as that game's (file:line), the
     other games are checked and shown, and the run exits 3."""
-    import cli
+    import cli.checking
     from getbit_events.validate import validate_game
 
     (tmp_path / "three.gbn").write_text(R8_GAME * 3, encoding="utf-8")
@@ -540,7 +540,7 @@ def test_a_crash_checking_one_game_loses_no_other_game(
             raise ZeroDivisionError("division by zero")
         return validate_game(game)
 
-    monkeypatch.setattr(cli, "validate_game", crash_on_the_second)
+    monkeypatch.setattr(cli.checking, "validate_game", crash_on_the_second)
     monkeypatch.chdir(tmp_path)
     code, out, err = _validate_in_process(monkeypatch, capsys, "three.gbn")
     assert code == 3

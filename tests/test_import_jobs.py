@@ -482,14 +482,14 @@ def test_a_file_gone_between_the_workers_reads_stops_them_and_costs_no_game(
             return real(*(path, *args), **kwargs)  # type: ignore[operator]
         return opened
 
-    import cli
+    import cli.checking
     import importers
 
     records = gone_after_the_first_open(importers.iter_records)
     monkeypatch.setattr(importers, "iter_records", records)  # import's
     cut = gone_after_the_first_open(importers.record_pieces)
     monkeypatch.setattr(importers, "record_pieces", cut)  # import's, in pieces
-    monkeypatch.setattr(cli, "_games", gone_after_the_first_open(cli._games))  # validate's
+    monkeypatch.setattr(cli.checking, "_games", gone_after_the_first_open(cli.checking._games))
     db = tmp_path / "s.db"
     args = ["--db", str(db)] if command == "import" else []
     code, _out, err = _run(command, *args, "--jobs", "2", str(folder))
