@@ -65,7 +65,7 @@ __all__ = ["ELSEWHERE", "app", "commands", "main"]
 # module is imported when one of its commands runs, not to list them in `getbit -h`:
 # the store's brings SQLite and sqlite-utils, and a start stays under 0.3 s.
 ELSEWHERE: dict[str, tuple[str, str]] = {
-    "import": ("store.cli", "import_command"),
+    "import": ("store.import_cli", "import_command"),
     "games": ("store.cli", "games_command"),
     "show": ("store.cli", "show_command"),
     "export": ("store.cli", "export_command"),

@@ -1,5 +1,6 @@
-"""The store's commands: ``getbit import`` (with ``--replaces``), ``games``, ``show``,
-``export``, ``rebuild``, ``check`` and ``retract``.
+"""The store's commands: ``getbit games``, ``show``, ``export``, ``rebuild``, ``check`` and
+``retract`` (``import``, with ``--replaces``, is ``import_cli``'s), and what they share:
+the store opened, a misspelt encoding said, a store or input that cannot be read.
 
 Each is a thin shell over :class:`store.GameStore` and the import use case
 (``store.importing``). Exit codes are ``validate``'s: 0 all good, 1 a game breaks
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
-from contextlib import ExitStack
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -23,10 +23,8 @@ from rich.cells import cell_len
 from rich.markup import escape
 from rich.text import Text
 
-from biteme.validate import BiteReport
 from console import (
     ERR,
-    EXIT_INTERRUPTED,
     EXIT_INVALID,
     EXIT_OK,
     EXIT_UNREADABLE,
@@ -40,12 +38,10 @@ from console import (
     write_json,
 )
 from console.options import (
-    RecordFormat,
     Rules,
     Status,
     Variant,
     db_option,
-    encoding_option,
     format_option,
     jobs_option,
     json_option,
@@ -58,12 +54,10 @@ from console.options import (
     until_option,
     variant_option,
 )
-from console.progress import Bar, file_sizes
+from console.progress import Bar
 from getbit_events.errors import GetbitError, InputError, StoreError
-from getbit_events.validate import GameReport
-from importers import find_files, record_suffixes
-from importers.reading import codec, date_warnings
-from importers.workers import too_many_jobs, workers_for
+from importers.reading import codec
+from importers.workers import too_many_jobs
 from store import (
     Damage,
     GameStore,
@@ -74,14 +68,6 @@ from store import (
 )
 from store.bite_cli import export_texts, show_bite, show_head
 from store.check import SHARED
-from store.importing import (
-    GameFailure,
-    ImportSummary,
-    import_paths,
-    import_revision,
-    revision_hint,
-)
-from store.jobs import Checked
 from store.listing import (
     HEADER,
     GameFilter,
@@ -94,170 +80,41 @@ from store.listing import (
 )
 from store.stored import BITE_ME, GAME_NAMES, GAMES, GET_BIT
 
-__all__ = ["history_lines", "register"]
+__all__ = [
+    "DbOption",
+    "check_encoding",
+    "err",
+    "fail",
+    "history_lines",
+    "open_store",
+    "out",
+    "register",
+]
 
 out, err = OUT, ERR
 
 DbOption = Annotated[Path | None, db_option()]
 
 
-def _open(db: Path | None, create: bool = False) -> GameStore:
+def open_store(db: Path | None, create: bool = False) -> GameStore:
+    """The store at ``db`` (the default store when None)."""
     return GameStore(db if db is not None else default_path(), create=create)
 
 
-def _check_encoding(encoding: str | None) -> None:
+def check_encoding(encoding: str | None) -> None:
     """A misspelt ``--encoding`` is said once, before any file is read (exit 2)."""
     if encoding is None:
         return
     try:
         codec(encoding)
     except InputError as exc:
-        raise _fail(exc) from None
+        raise fail(exc) from None
 
 
-def _fail(exc: GetbitError) -> typer.Exit:
+def fail(exc: GetbitError) -> typer.Exit:
+    """``exc`` said, and the exit of an input or store that cannot be read (2)."""
     say_error(str(exc))
     return typer.Exit(EXIT_UNREADABLE)
-
-
-def import_command(
-    paths: Annotated[
-        list[Path],
-        typer.Argument(
-            metavar="PATH", help="GBN, JSON Lines, CSV or BMN (Come on! Bite me!) files, or folders"
-        ),
-    ],
-    fmt: Annotated[
-        RecordFormat, format_option("the record format (auto: by file ending)")
-    ] = "auto",
-    db: DbOption = None,
-    valid_only: Annotated[
-        bool, typer.Option("--valid-only", help="refuse games that break the rules")
-    ] = False,
-    as_json: Annotated[bool, json_option("the summary as JSON")] = False,
-    replaces: Annotated[
-        str | None,
-        typer.Option(
-            "--replaces", metavar="ID", help="FILE (one game) is a corrected record of game ID"
-        ),
-    ] = None,
-    reason: Annotated[
-        str | None,
-        typer.Option("--reason", metavar="TEXT", help="with --replaces: why (kept in the history)"),
-    ] = None,
-    encoding: Annotated[str | None, encoding_option()] = None,
-    jobs: Annotated[int | None, jobs_option()] = None,
-) -> None:
-    """Store recorded games: valid ones, and invalid ones with their violations.
-
-    A folder gives its .gbn, .jsonl and .bmn files (its .csv too with --format csv);
-    games of Get Bit! and of Come on! Bite me! go in the same store.
-    """
-    _check_encoding(encoding)
-    if replaces is not None:
-        replace_command(paths, fmt, db, valid_only, as_json, replaces, reason, encoding)
-    if (slower := too_many_jobs(jobs)) is not None:
-        say_warning(slower)
-    if reason is not None:
-        say_error("--reason goes with --replaces")
-        raise typer.Exit(EXIT_UNREADABLE)
-    with ExitStack() as stack:
-        try:
-            store = stack.enter_context(_open(db, create=True))
-        except GetbitError as exc:
-            raise _fail(exc) from None
-        try:
-            sizes = file_sizes(find_files(paths, record_suffixes(fmt), missing_ok=True))
-        except GetbitError as exc:
-            raise _fail(exc) from None
-        bar = stack.enter_context(
-            Bar(err, "importing", sum(sizes.values()), not as_json, in_bytes=True)
-        )
-
-        def report_game(
-            report: GameReport | BiteReport | Checked | InputError | GameFailure, result: Any
-        ) -> None:  # the writer's, in input order, whatever --jobs
-            if isinstance(report, Checked):
-                bar.advance(report.size)
-            elif isinstance(report, GameReport | BiteReport):
-                bar.advance(len(report.record.text or b""))
-            _tell_game(report, result, store.path)
-
-        try:
-            summary = import_paths(
-                store,
-                paths,
-                fmt,
-                valid_only,
-                report_game,
-                encoding=encoding,
-                say=say_warning,
-                jobs=workers_for(jobs, sum(sizes.values())),
-            )
-        except GetbitError as exc:
-            raise _fail(exc) from None
-        except KeyboardInterrupt:  # said once the bar is gone
-            summary = None
-    if summary is None:
-        say_error(
-            "interrupted: the games stored before are kept, each whole; the same import "
-            "again stores the rest (it finds those stored already)"
-        )
-        raise typer.Exit(EXIT_INTERRUPTED)
-    if as_json:
-        write_json(summary.to_json())
-    else:
-        out.print(_summary_line(summary, valid_only))
-    raise typer.Exit(summary.exit_code)
-
-
-def _tell_game(
-    report: GameReport | BiteReport | Checked | InputError | GameFailure, result: Any, db: Path
-) -> None:
-    """What import says on stderr of one game once its batch is stored (in the store at
-    ``db``): a file it could not read, a game left out, warnings, violations, a likely
-    revision."""
-    if isinstance(report, InputError | GameFailure):
-        say_error(str(report))
-        return
-    head = f"{flat(report.source)} game {report.game} (line {report.record.pos.line})"
-    dates = report.dates if isinstance(report, Checked) else date_warnings(report.record)
-    for warning in dates:
-        say_warning(warning)
-    if not report.readable:
-        err.print(f"{escape(head)}: [red]unreadable[/red], not stored")
-    elif not report.valid:
-        n = len(report.violations)
-        what = ("refused" if result is None else
-                f"{'stored' if result.stored else 'already stored'} as invalid ({result.game_id})")
-        err.print(f"{escape(head)}: {plural(n, 'violation')}, {what}")
-    if result is not None and result.revision_of:
-        hint = revision_hint(report, result, db)
-        err.print(
-            f"{escape(head)}: looks like a revision of {', '.join(result.revision_of)}; "
-            f"to replace it: {escape(flat(hint['command']))}"
-        )
-    if report.readable and report.valid:
-        return
-    for v in report.violations:
-        err.print(f"  {escape(flat(str(v)))}")
-
-
-def _summary_line(summary: ImportSummary, valid_only: bool) -> str:
-    """The one line import ends with (plain text)."""
-    parts = [
-        f"{summary.stored} stored",
-        f"{summary.already} already stored",
-        f"{summary.invalid} stored as invalid",
-    ]
-    if valid_only:
-        parts.append(f"{summary.refused} invalid refused")
-    parts.append(f"{summary.unreadable} unreadable")
-    if summary.failed:
-        parts.append(f"{summary.failed} not stored")
-    if summary.errors:
-        parts.append(f"{summary.errors} left out by an internal error (a bug)")
-    return ", ".join(parts)
 
 
 # The filters of `games`, which `export --all` shares (console.options).
@@ -293,7 +150,7 @@ def games_command(
     found = 0  # games listed (with --json: not said)
     try:
         chosen = GameFilter.make(player, status, variant, since, until, limit, rules)
-        with _open(db) as store:
+        with open_store(db) as store:
             dropped = store.dropped()
             games = listed_games(store, chosen, dropped, hidden, everything, damaged.append)
             if as_json:  # a game at a time, as they are read: a large store is never held
@@ -302,7 +159,7 @@ def games_command(
             else:
                 found = _print_rows(list(HEADER), (cells(game, dropped) for game in games))
     except GetbitError as exc:
-        raise _fail(exc) from None
+        raise fail(exc) from None
     _say_damaged(damaged)
     code = EXIT_UNREADABLE if damaged else EXIT_OK
     if as_json:
@@ -365,7 +222,7 @@ def show_command(
         raise typer.Exit(EXIT_UNREADABLE)
     problem = None
     try:
-        with _open(db) as store:
+        with open_store(db) as store:
             stored = store.game(game)
             if source:
                 _show_source(stored.id, store.source(stored.id))
@@ -374,7 +231,7 @@ def show_command(
                 said = history_lines(stored.id, store.history(stored.id))
                 problem = show_bite(store, stored, as_json, said)
                 if problem is not None:
-                    raise _fail(problem)
+                    raise fail(problem)
                 return
             violations = store.violations(stored.id)
             history = store.history(stored.id)
@@ -383,7 +240,7 @@ def show_command(
             except StoreError as exc:
                 problem = exc
     except GetbitError as exc:
-        raise _fail(exc) from None
+        raise fail(exc) from None
     if as_json:
         data = stored.to_json()
         data["violation_list"] = [v.to_json() for v in violations]
@@ -394,7 +251,7 @@ def show_command(
         for line in history_lines(stored.id, history):
             out.print(f"  {escape(flat(line))}")
     if problem is not None:
-        raise _fail(problem)
+        raise fail(problem)
 
 
 def _show_source(game_id: str, text: bytes | None) -> None:
@@ -468,7 +325,7 @@ def export_command(
     try:
         refuse_overwrite(output, [db if db is not None else default_path()])
         chosen = GameFilter.make(player, status, variant, since, until, limit, rules)
-        with _open(db) as store:
+        with open_store(db) as store:
             damaged: list[Damage] = []
             refs = list(games) if games else None
             if refs is None and chosen.game is None:  # one game at a time: Get Bit!'s,
@@ -499,7 +356,7 @@ def export_command(
             for problem in unread:
                 say_error(str(problem))
     except GetbitError as exc:
-        raise _fail(exc) from None
+        raise fail(exc) from None
     raise typer.Exit(EXIT_UNREADABLE if problems or unread or damaged else EXIT_OK)
 
 
@@ -543,10 +400,10 @@ def _write(texts: Iterable[str], output: Path | None) -> None:
 def rebuild_command(db: DbOption = None) -> None:
     """Recompute the read models (statistics tables) from the stored events."""
     try:
-        with _open(db) as store, Bar(err, "rebuilding", store.count(), True) as bar:
+        with open_store(db) as store, Bar(err, "rebuilding", store.count(), True) as bar:
             result = store.rebuild(bar.advance)
     except GetbitError as exc:
-        raise _fail(exc) from None
+        raise fail(exc) from None
     out.print(f"rebuilt {result.rows} rows from {result.events} events of {result.games} games")
     if result.skipped:
         _say_damaged(list(result.skipped))
@@ -578,7 +435,7 @@ def check_command(
         with Bar(err, "checking", total, not as_json) as bar:
             result = check_store(path, jobs, bar.advance)
     except GetbitError as exc:
-        raise _fail(exc) from None
+        raise fail(exc) from None
     if as_json:
         write_json(result.to_json())
     else:
@@ -595,45 +452,6 @@ def check_command(
             also = " and the store as a whole" if whole else ""
             out.print(f"damaged: {plural(len(hit), 'game')}{also} (of {games})")
     raise typer.Exit(EXIT_OK if result.ok else EXIT_INVALID)
-
-
-def replace_command(
-    paths: list[Path],
-    fmt: str,
-    db: Path | None,
-    valid_only: bool,
-    as_json: bool,
-    target: str,
-    reason: str | None,
-    encoding: str | None = None,
-) -> None:
-    """``getbit import FILE --replaces ID``: exits 0 (1 when the corrected record
-    still breaks the rules), 2 with nothing written when it is refused."""
-    try:
-        # the store must hold the game it replaces: none is made for it
-        with GameStore(db if db is not None else default_path(), create=False) as store:
-            done = import_revision(
-                store, paths, target, reason, fmt, valid_only, encoding=encoding, say=say_warning
-            )
-    except GetbitError as exc:
-        say_error(str(exc))
-        raise typer.Exit(EXIT_UNREADABLE) from None
-    for v in done.report.violations:
-        err.print(f"  {escape(flat(str(v)))}")
-    if as_json:
-        write_json(done.to_json())
-    else:
-        added = done.added
-        what = "stored" if added.stored else "already stored"
-        if added.status == "invalid":
-            what += " as invalid"
-        if done.entry is None:
-            said = f"it already supersedes {done.target}: nothing to do"
-        else:
-            why = f" ({done.entry.reason})" if done.entry.reason else ""
-            said = f"it supersedes {done.target}{why}"
-        out.print(escape(flat(f"game {added.game_id} {what}; {said}")))
-    raise typer.Exit(EXIT_INVALID if done.added.status == "invalid" else EXIT_OK)
 
 
 def history_lines(game_id: str, entries: list[HistoryEntry]) -> list[str]:
@@ -680,7 +498,6 @@ def retract_command(
 
 def register(app: typer.Typer) -> None:
     """Add the store's commands to the ``getbit`` app."""
-    app.command("import")(import_command)
     app.command("games")(games_command)
     app.command("show")(show_command)
     app.command("export")(export_command)
