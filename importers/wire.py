@@ -1,5 +1,6 @@
-"""Events on the wire: one cattrs converter, a tagged union on ``type``, upcasters
-for old schema versions, and the JSON Schema generated from the event classes.
+"""Events on the wire: one cattrs converter, a tagged union on ``type``, and upcasters
+for old schema versions (the JSON Schema of a line, generated from the event classes,
+is ``wire_schema``'s).
 
 One event is one JSON object (``docs/events.md``)::
 
@@ -16,7 +17,6 @@ not a string, ``true`` is not ``1``.
 from __future__ import annotations
 
 import json
-import sys
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -53,12 +53,10 @@ __all__ = [
     "event_from_payload",
     "event_from_wire",
     "event_to_wire",
-    "json_schema",
     "payload",
     "payload_json",
     "plain_event",
     "plain_reveal",
-    "schema_text",
     "trusted_bite_event",
     "trusted_event",
 ]
@@ -586,88 +584,3 @@ def trusted_bite_event(tag: str, version: int, turn: int, data: dict[str, Any]) 
         return bite_event_from_payload(tag, version, turn, data)
     event: BiteEvent = known[1](turn, data)
     return event
-
-
-# -- JSON Schema ---------------------------------------------------------------
-
-
-def _schema_of(tp: Any) -> dict[str, Any]:
-    origin = typing.get_origin(tp)
-    args = typing.get_args(tp)
-    if tp is str:
-        return {"type": "string", "maxLength": MAX_TEXT}
-    if tp is bool:
-        return {"type": "boolean"}
-    if tp is int:
-        return {"type": "integer"}
-    if tp is _NoneType:
-        return {"type": "null"}
-    if origin in (typing.Union, types.UnionType):
-        return {"anyOf": [_schema_of(a) for a in args]}
-    if origin is tuple:
-        if len(args) == 2 and args[1] is Ellipsis:
-            return {"type": "array", "items": _schema_of(args[0])}
-        return {
-            "type": "array",
-            "prefixItems": [_schema_of(a) for a in args],
-            "items": False,
-            "minItems": len(args),
-        }
-    if attrs.has(tp):
-        return {"$ref": f"#/$defs/{tp.__name__}"}
-    raise TypeError(f"no JSON Schema for {tp!r}")  # pragma: no cover - a new field kind
-
-
-def _object_schema(cls: type[Any], envelope: dict[str, Any]) -> dict[str, Any]:
-    attrs.resolve_types(cls)
-    properties = dict(envelope)
-    required = list(envelope)
-    for field in attrs.fields(cls):
-        properties[field.name] = _schema_of(field.type)
-        if field.default is attrs.NOTHING:
-            required.append(field.name)
-        elif field.default is not None:
-            properties[field.name] = {**properties[field.name], "default": field.default}
-    schema: dict[str, Any] = {"type": "object", "properties": properties}
-    if cls.__doc__:
-        schema = {"description": cls.__doc__.strip().splitlines()[0], **schema}
-    schema.update(required=required, additionalProperties=False)
-    return schema
-
-
-def json_schema() -> dict[str, Any]:
-    """The JSON Schema (2020-12) of one wire line, generated from the event classes."""
-    defs: dict[str, Any] = {"SourcePos": _object_schema(SourcePos, {})}
-    classes: dict[str, type[Any]] = {**EVENT_TYPES, **BITE_TYPES}  # both games (docs/biteme.md)
-    for tag, cls in classes.items():
-        envelope = {
-            "type": {"const": tag},
-            "v": {"const": cls.VERSION},
-            "game": {"type": "string", "minLength": 1, "maxLength": MAX_TEXT},
-            "seq": {"type": "integer", "minimum": 1},
-        }
-        defs[cls.__name__] = _object_schema(cls, envelope)
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://getbit-events.example/events.schema.json",
-        "title": "A getbit-events JSON Lines event (one line)",
-        "description": (
-            "Generated from getbit_events.events (Get Bit!) and biteme.events "
-            "(Come on! Bite me!, its types beginning bm-, with 'turn' where Get Bit! "
-            "has 'round') by `python -m importers.wire`; see docs/events.md and "
-            "docs/biteme.md. Older versions ('v') are read through upcasters."
-        ),
-        "oneOf": [{"$ref": f"#/$defs/{cls.__name__}"} for cls in classes.values()],
-        "discriminator": {"propertyName": "type"},
-        "$defs": defs,
-    }
-
-
-def schema_text() -> str:
-    """``docs/events.schema.json`` as it must read."""
-    return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
-
-
-# Regenerate the committed schema: python -m importers.wire > docs/events.schema.json
-if __name__ == "__main__":
-    sys.stdout.write(schema_text())
