@@ -48,7 +48,11 @@ Row = tuple[int, Any, Any, Any, Any]
 
 
 def view_sql() -> str:
-    """The view ``events``: one row an event, the columns of the table it replaced."""
+    """The view ``events``: one row an event of each stored game, the columns of the table
+    it replaced. A game's events are found as the store finds them, by its number and
+    its id both (``read_events``): events left under the number of a game whose row was
+    removed (``getbit check`` names them) are not a stored game's, and the same game
+    imported again is not seen twice (``m012_stored_events``)."""
     slots = ", ".join(
         f"CASE WHEN k.strings >> {n - 1} & 1 THEN json_quote(g.strings ->> (e.value ->> {n})) "
         f"ELSE e.value -> {n} END"
@@ -58,7 +62,8 @@ def view_sql() -> str:
         "CREATE VIEW events AS SELECT g.game_id AS game_id, r.seq + e.key AS seq, "
         "k.type AS type, k.version AS version, r.round AS round, "
         f"CASE WHEN k.raw THEN e.value ->> 1 ELSE format(k.template, {slots}) END AS payload "
-        "FROM event_games g JOIN event_runs r ON r.game = g.game, json_each(r.events) e "
+        "FROM games s JOIN event_games g ON g.game = s.rowid AND g.game_id = s.id "
+        "JOIN event_runs r ON r.game = g.game, json_each(r.events) e "
         "JOIN event_kinds k ON k.kind = e.value ->> 0"
     )
 

@@ -358,3 +358,15 @@ def m011_by_number(db: sqlite_utils.Database) -> None:
     conn.execute("DROP TABLE sources")
     conn.execute("ALTER TABLE sources_new RENAME TO sources")
     _guard(db, "sources")
+
+
+@MIGRATIONS()
+def m012_stored_events(db: sqlite_utils.Database) -> None:
+    """The view ``events`` made again, over the events of the games stored only: each
+    game's found by its number and its id, as the store reads them (``m011_by_number``).
+    Before, it gave every row of ``event_games``, so the events left under the number of
+    a game whose row was removed (behind the triggers) were listed under its id too, and
+    twice over once that game was imported again. No table changes."""
+    conn = db.conn
+    conn.execute("DROP VIEW IF EXISTS events")
+    conn.execute(eventlog.view_sql())

@@ -213,7 +213,7 @@ def test_reopening_applies_no_migration_twice(tmp_path: Path) -> None:
         assert applied == [
             "m001_core_tables", "m002_read_model", "m003_defences", "m004_history", "m005_sources",
             "m006_compact", "m007_game", "m008_line_date", "m009_no_hash_index", "m010_record",
-            "m011_by_number",
+            "m011_by_number", "m012_stored_events",
         ]
         assert s.count() == 1
 

@@ -85,6 +85,12 @@ def test_bite_me_events_are_one_row_an_event_in_the_events_view(tmp_path: Path) 
         log = eventlog.Log()
         for number, (_, rows) in enumerate(games, 1):
             eventlog.encode(conn, log, 1000 + number, f"bite{number}", rows)
+            # the games row they are the events of: the view gives a stored game's events
+            conn.execute(
+                "INSERT INTO games (rowid, id, hash, status, imported_at, game) "
+                "VALUES (?, ?, ?, 'valid', '', 'bite-me')",
+                (1000 + number, f"bite{number}", f"hash{number}"),
+            )
         conn.execute("COMMIT")
         for number, (events, rows) in enumerate(games, 1):
             found = conn.execute(

@@ -860,6 +860,14 @@ def test_a_removed_game_imported_again_is_stored_anew_and_its_leftovers_are_foun
     with GameStore(path, readonly=True) as store:
         assert store.events(ids[1]) == events  # its own, not those left under its old number
         assert store.source(ids[1]) is not None  # kept from the file: none was before
+    conn = sqlite3.connect(path)  # the view of the events: each once, as the store reads them
+    seqs = [s for (s,) in conn.execute("SELECT seq FROM events WHERE game_id = ? ORDER BY seq",
+                                       (ids[1],))]
+    assert seqs == list(range(1, len(events) + 1))
+    left = conn.execute("SELECT COUNT(*) FROM event_games WHERE game_id = ?", (ids[1],))
+    (left,) = left.fetchone()
+    assert left == 2  # its old events are kept (append-only), only not shown as a game's
+    conn.close()
     found = {(d.game, d.problem) for d in check_store(path).damage}
     assert (ids[1], ("its events are stored under another game's number, where it is not "
             "found")) in found
