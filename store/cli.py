@@ -484,7 +484,7 @@ def retract_command(
         say_error("--reason: say why the game is taken back (it is kept in its history)")
         raise typer.Exit(EXIT_UNREADABLE)
     try:
-        with GameStore(db if db is not None else default_path(), create=False) as store:
+        with open_store(db) as store:
             entry = store.retract(game, reason.strip())
     except GetbitError as exc:
         say_error(str(exc))

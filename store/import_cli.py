@@ -33,7 +33,6 @@ from getbit_events.validate import GameReport
 from importers import find_files, record_suffixes
 from importers.reading import date_warnings
 from importers.workers import too_many_jobs, workers_for
-from store import GameStore, default_path
 from store.cli import DbOption, check_encoding, err, fail, open_store, out
 from store.importing import (
     GameFailure,
@@ -201,7 +200,7 @@ def replace_command(
     still breaks the rules), 2 with nothing written when it is refused."""
     try:
         # the store must hold the game it replaces: none is made for it
-        with GameStore(db if db is not None else default_path(), create=False) as store:
+        with open_store(db) as store:
             done = import_revision(
                 store, paths, target, reason, fmt, valid_only, encoding=encoding, say=say_warning
             )
