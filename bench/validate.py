@@ -92,6 +92,9 @@ def chess_yardstick(repeat: int) -> tuple[float, int]:
     import chess.pgn
 
     texts = [p.read_text(encoding="utf-8") for p in sorted(PGN_DIR.glob("*.pgn"))]
+    if not texts:  # no yardstick, no ratio: say so, not a division by zero at the end
+        raise SystemExit(f"bench/validate.py: no PGN games in {PGN_DIR} to measure the "
+                         "yardstick (d) by; run it from the project beside ../shared")
 
     def run() -> int:
         moves = 0
