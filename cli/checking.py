@@ -29,6 +29,7 @@ from console import (
     bug_line,
     flat,
     say_error,
+    say_line,
     say_warning,
     winners_words,
     write_json,
@@ -74,14 +75,21 @@ def _render(report: GameReport | BiteReport) -> None:
             n = len(report.record.rounds)
             unit = "turn" if isinstance(report, BiteReport) else "round"
             result = f"unfinished after {n} {unit}{'s' if n != 1 else ''}"
-        OUT.print(f"{escape(head)}: [green]ok[/green] ({escape(result)})")
+        say_line(f"{escape(head)}: [green]ok[/green] ({escape(result)})", f"{head}: ok ({result})")
     else:
         n = len(report.violations)
-        OUT.print(f"{escape(head)}: [red]{n} violation{'s' if n != 1 else ''}[/red]")
+        said = f"{n} violation{'s' if n != 1 else ''}"
+        say_line(f"{escape(head)}: [red]{said}[/red]", f"{head}: {said}")
         for v in report.violations:
-            OUT.print(f"  {escape(flat(str(v)))}")
+            line = f"  {flat(str(v))}"
+            say_line(escape(line), line)
     for w in report.warnings:
-        OUT.print(f"  [yellow]warning[/yellow]: {escape(flat(str(w)))}")
+        _warn(flat(str(w)))
+
+
+def _warn(text: str) -> None:
+    """A warning of a game, under its line (``text`` on one line already)."""
+    say_line(f"  [yellow]warning[/yellow]: {escape(text)}", f"  warning: {text}")
 
 
 def check_paths(
@@ -245,14 +253,16 @@ def _check_apart(
         return item
     game, notes = item
     mine = {"games": 0, "valid": 0, "invalid": 0, "unfinished": 0, "unchecked": 0}
-    # JSON is kept in the encoding of the stdout it is for (write_json escapes by it)
+    # What it says on stdout (OUT's lines, rich's or written at once by ``say_line``, and
+    # JSON) is kept in order, in the encoding of the stdout it is for (write_json
+    # escapes by it): OUT writes to whatever sys.stdout is when it prints.
     encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
     kept = io.TextIOWrapper(io.BytesIO(), encoding, "backslashreplace", newline="")
-    with OUT.capture() as shown, ERR.capture() as warned, redirect_stdout(kept):
+    with ERR.capture() as warned, redirect_stdout(kept):
         code = _check(game, as_json, mine, list(notes), strengths)
     kept.flush()
-    js = kept.buffer.getvalue().decode(encoding, "backslashreplace")
-    return _Checked(code, mine, shown.get() + js, warned.get(), len(game.text or b""))
+    said = kept.buffer.getvalue().decode(encoding, "backslashreplace")
+    return _Checked(code, mine, said, warned.get(), len(game.text or b""))
 
 
 def _check(
@@ -289,7 +299,7 @@ def _check(
     else:
         _render(report)
         for warning in extra[len(notes) :]:
-            OUT.print(f"  [yellow]warning[/yellow]: {escape(flat(warning))}")
+            _warn(flat(warning))
     return EXIT_OK if report.valid else EXIT_INVALID
 
 

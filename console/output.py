@@ -26,6 +26,7 @@ __all__ = [
     "plural",
     "refuse_overwrite",
     "say_error",
+    "say_line",
     "say_warning",
     "shown",
     "tolerant_streams",
@@ -86,6 +87,19 @@ class SafeConsole(Console):
                 yield Segment(shown(segment.text), segment.style)
             else:
                 yield segment
+
+
+def say_line(markup: str, plain: str) -> None:
+    """A line of ours on stdout: ``markup`` printed by ``OUT``; or, where ``OUT`` would
+    style nothing (no colours: a file, a pipe, ``NO_COLOR``), ``plain`` (the same
+    words without the markup) written at once, its control characters as escapes, as
+    ``OUT`` would write it. ``getbit validate`` says a line a game, and rich's way
+    cost a third of the command's CPU (``docs/architecture.md``, "Speed tricks"). A
+    tab or a newline in it (which rich lays out) goes rich's way."""
+    if OUT.color_system is not None or "\t" in plain or "\n" in plain:
+        OUT.print(markup)
+    elif not OUT.quiet:  # quiet: the output was closed (``SafeConsole.on_broken_pipe``)
+        OUT.file.write(shown(plain) + "\n")
 
 
 def utf8(stream: object) -> bool:

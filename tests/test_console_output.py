@@ -34,3 +34,56 @@ def test_a_line_and_column_stay_numbers_never_emoji(
                       encoding="utf-8")
     result = CliRunner().invoke(app, ["validate", str(record)])
     assert f"{record}:100:" in result.stdout
+
+
+_ODD_TEXTS = [
+    "club.gbn game 1 (line 1): ok (Ann wins)",
+    "[bold]Ann[/bold] \\[x] \\ :smile: :100: 50% {x}",
+    "Ann\x1b[31m red\x07 \x08 \r \x7f \x85 \u2028 \u202e evil",  # escapes, not sent
+    "赤 Ünïcödé 🦈 wide",
+    "trailing spaces   ",
+    "=cmd() <script>alert(1)</script> ../x",
+    "",
+]
+
+
+@pytest.mark.parametrize("text", _ODD_TEXTS)
+def test_a_line_written_at_once_is_what_rich_writes(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``say_line`` writes a line straight to the file where rich would style nothing, and
+    it is the same text, byte for byte, as rich prints for its markup."""
+    import io
+
+    from rich.markup import escape
+
+    import console.output as output
+
+    printed: list[str] = []
+
+    class Watched(output.SafeConsole):
+        def print(self, *objects: object, **kwargs: object) -> None:
+            printed.append("rich")
+            super().print(*objects, **kwargs)  # type: ignore[arg-type]
+
+    straight, by_rich = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(output, "OUT", Watched(file=straight, highlight=False, soft_wrap=True,
+                                               color_system=None))
+    output.say_line(f"[green]{escape(text)}[/green]", text)
+    assert printed == []  # written at once, not through rich
+    output.SafeConsole(file=by_rich, highlight=False, soft_wrap=True, color_system=None).print(
+        f"[green]{escape(text)}[/green]")
+    assert straight.getvalue() == by_rich.getvalue()
+
+
+def test_a_line_goes_through_rich_where_it_styles_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    import console.output as output
+
+    shown_ = io.StringIO()
+    monkeypatch.setattr(output, "OUT", output.SafeConsole(
+        file=shown_, highlight=False, soft_wrap=True, force_terminal=True,
+        color_system="standard"))
+    output.say_line("[green]ok[/green]", "ok")
+    assert shown_.getvalue() == "\x1b[32mok\x1b[0m\n"
