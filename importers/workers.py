@@ -196,8 +196,16 @@ def in_order(
     # 8 MiB less a worker (docs/scale.md, "Memory"). Objects a caller froze stay frozen.
     frozen = gc.get_freeze_count()
     gc.freeze()
-    for worker in workers:
-        worker.start()
+    # Ctrl-C is this process's to answer (it ends the workers, below): each worker
+    # ignores SIGINT from its first instruction, so none shows a traceback however the
+    # terminal's signal finds it. Blocked while they start, not ignored: one that comes
+    # then reaches this process after.
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        for worker in workers:
+            worker.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
     if not frozen:
         gc.unfreeze()
     try:
@@ -267,6 +275,10 @@ def _worker(
 
     def mine(position: int) -> bool:
         return (position // chunk) % jobs == me
+
+    # forked with SIGINT blocked (``in_order``): the process that takes the work answers Ctrl-C
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
     # The process that takes the work gone (killed): stop, rather than wait for it for
     # ever on a full queue, or at the end for the last results to leave (they wait for

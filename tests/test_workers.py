@@ -117,6 +117,23 @@ def test_a_worker_that_dies_is_said_not_waited_for() -> None:
         list(in_order(lambda share: range(40), work, 2, chunk=4))
 
 
+def test_ctrl_c_is_for_the_process_that_takes_the_work_not_its_workers() -> None:
+    """The terminal sends Ctrl-C's SIGINT to every process of the command: a worker
+    ignores it whatever it is doing (in the middle of an item, or at its end waiting
+    for its last results to leave), so none dies with a traceback of its own; this
+    process answers it, and ends the workers."""
+
+    def work(n: int) -> int:
+        os.kill(os.getpid(), signal.SIGINT)  # as a Ctrl-C would, mid-item
+        return n
+
+    def items(share: Share | None) -> range:
+        os.kill(os.getpid(), signal.SIGINT)  # and before a worker's first item
+        return range(12)
+
+    assert list(in_order(items, work, 2, chunk=3)) == list(range(12))
+
+
 def test_a_bug_in_a_worker_is_raised_here_with_its_message() -> None:
     def work(n: int) -> int:
         if n == 6:
