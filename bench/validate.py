@@ -65,6 +65,7 @@ from getbit_events.events import (  # noqa: E402
     GameStarted,
     SharkCardPlayed,
 )
+from getbit_events.record import RecordedGame  # noqa: E402
 from getbit_events.reducer import replay  # noqa: E402
 from getbit_events.simulate import SETUPS, simulate_game  # noqa: E402
 from getbit_events.validate import validate_game  # noqa: E402
@@ -275,6 +276,7 @@ def main() -> None:
         return sum(
             validate_game(game).valid
             for game in iter_jsonl(io.BytesIO(log), "bench.jsonl")
+            if isinstance(game, RecordedGame)  # every game: none is skipped here
         )
 
     t_a_log, _ = best(validate_log, args.repeat)
@@ -286,6 +288,7 @@ def main() -> None:
         return sum(
             validate_game(game).valid
             for game in iter_jsonl(io.BytesIO(full), "bench.jsonl")
+            if isinstance(game, RecordedGame)  # every game: none is skipped here
         )
 
     t_a_full, _ = best(validate_full_log, args.repeat)
