@@ -15,7 +15,6 @@ from contextlib import redirect_stdout
 from pathlib import Path
 
 import attrs
-from rich.markup import escape
 
 from biteme.record import BiteRecord
 from biteme.validate import BiteReport, validate_bite
@@ -75,21 +74,19 @@ def _render(report: GameReport | BiteReport) -> None:
             n = len(report.record.rounds)
             unit = "turn" if isinstance(report, BiteReport) else "round"
             result = f"unfinished after {n} {unit}{'s' if n != 1 else ''}"
-        say_line(f"{escape(head)}: [green]ok[/green] ({escape(result)})", f"{head}: ok ({result})")
+        say_line(f"{head}: ", ("ok", "green"), f" ({result})")
     else:
         n = len(report.violations)
-        said = f"{n} violation{'s' if n != 1 else ''}"
-        say_line(f"{escape(head)}: [red]{said}[/red]", f"{head}: {said}")
+        say_line(f"{head}: ", (f"{n} violation{'s' if n != 1 else ''}", "red"))
         for v in report.violations:
-            line = f"  {flat(str(v))}"
-            say_line(escape(line), line)
+            say_line(f"  {flat(str(v))}")
     for w in report.warnings:
         _warn(flat(str(w)))
 
 
 def _warn(text: str) -> None:
     """A warning of a game, under its line (``text`` on one line already)."""
-    say_line(f"  [yellow]warning[/yellow]: {escape(text)}", f"  warning: {text}")
+    say_line("  ", ("warning", "yellow"), f": {text}")
 
 
 def check_paths(

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console, ConsoleOptions, RenderableType
+from rich.markup import escape
 from rich.segment import Segment
 from rich.text import Text
 
@@ -89,15 +90,21 @@ class SafeConsole(Console):
                 yield segment
 
 
-def say_line(markup: str, plain: str) -> None:
-    """A line of ours on stdout: ``markup`` printed by ``OUT``; or, where ``OUT`` would
-    style nothing (no colours: a file, a pipe, ``NO_COLOR``), ``plain`` (the same
-    words without the markup) written at once, its control characters as escapes, as
-    ``OUT`` would write it. ``getbit validate`` says a line a game, and rich's way
-    cost a third of the command's CPU (``docs/architecture.md``, "Speed tricks"). A
-    tab or a newline in it (which rich lays out) goes rich's way."""
+def say_line(*parts: str | tuple[str, str]) -> None:
+    """A line of ours on stdout, of ``parts``: each a text, or a text and its rich style
+    (``("ok", "green")``). Printed by ``OUT`` with the styles; or, where ``OUT`` would
+    style nothing (no colours: a file, a pipe, ``NO_COLOR``), its texts written at
+    once, control characters as escapes, as ``OUT`` writes them; but a backslash is
+    shown as given, where rich's escaped markup doubles one at a text's end or takes
+    one before ``[`` for an escape. ``getbit validate`` says a line a game, and rich's
+    way cost a third of the command's CPU (``docs/architecture.md``, "Speed tricks").
+    A tab or a newline in it (which rich lays out) goes rich's way."""
+    plain = "".join(part if isinstance(part, str) else part[0] for part in parts)
     if OUT.color_system is not None or "\t" in plain or "\n" in plain:
-        OUT.print(markup)
+        OUT.print("".join(
+            escape(part) if isinstance(part, str) else f"[{part[1]}]{escape(part[0])}[/{part[1]}]"
+            for part in parts
+        ))
     elif not OUT.quiet:  # quiet: the output was closed (``SafeConsole.on_broken_pipe``)
         OUT.file.write(shown(plain) + "\n")
 

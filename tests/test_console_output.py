@@ -69,10 +69,10 @@ def test_a_line_written_at_once_is_what_rich_writes(
     straight, by_rich = io.StringIO(), io.StringIO()
     monkeypatch.setattr(output, "OUT", Watched(file=straight, highlight=False, soft_wrap=True,
                                                color_system=None))
-    output.say_line(f"[green]{escape(text)}[/green]", text)
+    output.say_line("at ", (text, "green"), " :100:")
     assert printed == []  # written at once, not through rich
     output.SafeConsole(file=by_rich, highlight=False, soft_wrap=True, color_system=None).print(
-        f"[green]{escape(text)}[/green]")
+        f"at [green]{escape(text)}[/green] :100:")
     assert straight.getvalue() == by_rich.getvalue()
 
 
@@ -85,5 +85,22 @@ def test_a_line_goes_through_rich_where_it_styles_it(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(output, "OUT", output.SafeConsole(
         file=shown_, highlight=False, soft_wrap=True, force_terminal=True,
         color_system="standard"))
-    output.say_line("[green]ok[/green]", "ok")
-    assert shown_.getvalue() == "\x1b[32mok\x1b[0m\n"
+    output.say_line("x.gbn: ", ("ok", "green"), " [b]")
+    assert shown_.getvalue() == "x.gbn: \x1b[32mok\x1b[0m [b]\n"
+
+
+@pytest.mark.parametrize("text", ["Ann\\", "q\\[", "\\[x]", "a\\b"])
+def test_a_backslash_written_at_once_is_shown_as_given(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where rich's markup would double a trailing backslash or take one before a ``[``
+    for an escape, the line written at once shows the text as it is."""
+    import io
+
+    import console.output as output
+
+    straight = io.StringIO()
+    monkeypatch.setattr(output, "OUT", output.SafeConsole(
+        file=straight, highlight=False, soft_wrap=True, color_system=None))
+    output.say_line(f"{text}: ", ("ok", "green"), f" ({text})")
+    assert straight.getvalue() == f"{text}: ok ({text})\n"
